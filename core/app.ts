@@ -1,0 +1,43 @@
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Contract } from './contract/document.ts';
+import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
+import type { RequestContext } from './http/context.ts';
+import type { Middleware } from 'koa';
+
+/**
+ * Builds the Koa app. The middleware order is the request pipeline of DESIGN.md, read top to bottom; the
+ * per-route steps (authentication, IP, plan, permission, validation) run inside `api` (core/contract/router.ts).
+ */
+export function buildApp(options: { config: Config; logger: Logger; contract: Contract; api: Middleware }): Koa {
+  const { config, logger, contract, api } = options;
+  const app = new Koa({ proxy: config.trustProxy });
+  app.silent = true; // errorMapper logs every error with its traceId
+
+  app.use(traceContext(logger));
+  app.use(errorMapper());
+  app.use(securityHeaders());
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '1mb',
+      encoding: 'utf-8',
+    }),
+  );
+  if (config.validateResponses) app.use(responseCheck(contract));
+  app.use(api);
+  return app;
+}
+
+/** In development and tests, logs any response that breaks the contract (tests also check on their side). */
+function responseCheck(contract: Contract): Middleware {
+  return async (ctx, next) => {
+    await next();
+    const op = ctx.state.operation;
+    if (!op) return;
+    const problems = contract.validateResponse(op, ctx.status, ctx.response.type || null, ctx.body);
+    if (problems.length > 0) (ctx.state.req as RequestContext).log.error({ problems }, 'response breaks the contract');
+  };
+}

@@ -1,0 +1,117 @@
+import type { CoreDeps } from '../deps.ts';
+import type { RequestContext } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { changePassword } from './password-change.ts';
+import type { Sessions } from './sessions.ts';
+import { clearFailures } from './throttle.ts';
+import { hashOpaqueToken, newOpaqueToken } from './tokens.ts';
+import { findUserById } from './users.ts';
+
+/** A reset link works once, for this long. */
+export const RESET_LINK_TTL_MS = 30 * 60_000;
+
+/** Forgot-password and user-ID reminder: both answer the same whether or not an account matched. */
+export class AccountRecovery {
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly sessions: Sessions,
+  ) {}
+
+  async requestPasswordReset(input: { loginId: string; email: string }, req: RequestContext): Promise<void> {
+    const { knex, clock, config, mailer, oplog } = this.deps;
+    const user = await knex('users')
+      .where({ login_id: input.loginId, status: 'active' })
+      .whereRaw('lower(email) = lower(?)', [input.email])
+      .first('id', 'organization_id', 'name', 'email', 'locale');
+    if (!user) {
+      req.log.info('password reset requested for no matching account');
+      return;
+    }
+    const now = clock.now();
+    const token = newOpaqueToken();
+    await knex.transaction(async (trx) => {
+      // A new link makes the earlier ones useless.
+      await trx('password_reset_tokens').where({ user_id: user.id }).whereNull('used_at').update({ used_at: now });
+      await trx('password_reset_tokens').insert({
+        user_id: user.id,
+        token_hash: hashOpaqueToken(token),
+        created_at: now,
+        expires_at: new Date(now.getTime() + RESET_LINK_TTL_MS),
+      });
+      await oplog.append(trx, req, {
+        action: 'auth.password_reset_requested',
+        organizationId: user.organization_id,
+        actorUserId: user.id,
+        targetType: 'user',
+        targetId: user.id,
+      });
+      await mailer.send(trx, {
+        kind: 'password-reset',
+        to: user.email,
+        locale: user.locale,
+        params: {
+          name: user.name,
+          minutes: String(RESET_LINK_TTL_MS / 60_000),
+          link: `${config.publicUrl}/forget-password/reset?token=${encodeURIComponent(token)}`,
+        },
+        organizationId: user.organization_id,
+        userId: user.id,
+      });
+    });
+  }
+
+  async resetPassword(
+    input: { token: string; password: string; passwordConfirmation: string },
+    req: RequestContext,
+  ): Promise<void> {
+    const { knex, clock } = this.deps;
+    const now = clock.now();
+    await knex.transaction(async (trx) => {
+      const link = await trx('password_reset_tokens')
+        .where({ token_hash: hashOpaqueToken(input.token) })
+        .whereNull('used_at')
+        .where('expires_at', '>', now)
+        .forUpdate()
+        .first('id', 'user_id');
+      const user = link ? await findUserById(trx, link.user_id) : null;
+      if (!link || !user || user.status !== 'active') throw new AppError('PASSWORD_RESET_LINK_INVALID');
+      await changePassword(this.deps, trx, user, input, req, 'auth.password_reset');
+      await trx('password_reset_tokens').where({ id: link.id }).update({ used_at: now });
+      await this.sessions.revokeAllOf(trx, user.id, 'password-reset');
+      // Proving control of the mailbox also lifts a lock.
+      await clearFailures(trx, user.login_id);
+    });
+  }
+
+  async remindUserId(input: { email: string }, req: RequestContext): Promise<void> {
+    const { knex, config, mailer, oplog } = this.deps;
+    const users = await knex('users')
+      .where({ status: 'active' })
+      .whereRaw('lower(email) = lower(?)', [input.email])
+      .orderBy('login_id')
+      .select('id', 'organization_id', 'login_id', 'email', 'locale');
+    if (users.length === 0) {
+      req.log.info('user ID reminder requested for an unknown address');
+      return;
+    }
+    await knex.transaction(async (trx) => {
+      await mailer.send(trx, {
+        kind: 'user-id-reminder',
+        to: users[0].email,
+        locale: users[0].locale,
+        params: { loginIds: users.map((u) => u.login_id).join('\n'), link: `${config.publicUrl}/login` },
+        organizationId: users.length === 1 ? users[0].organization_id : null,
+        userId: users.length === 1 ? users[0].id : null,
+      });
+      for (const user of users) {
+        await oplog.append(trx, req, {
+          action: 'auth.user_id_reminded',
+          organizationId: user.organization_id,
+          actorUserId: user.id,
+          targetType: 'user',
+          targetId: user.id,
+        });
+      }
+    });
+  }
+}

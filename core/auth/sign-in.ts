@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import type { CoreDeps } from '../deps.ts';
+import { ipAllowed } from '../access/ip.ts';
+import type { RequestContext } from '../http/context.ts';
+import { AppError } from '../http/errors.ts';
+import { ensureTermsAccepted } from '../modules/terms/service.ts';
+import { changePassword } from './password-change.ts';
+import { loadPasswordPolicy, passwordExpiresAt } from './password-policy.ts';
+import { verifyDecoy, verifyPassword } from './passwords.ts';
+import type { Sessions, TokenPair } from './sessions.ts';
+import { assertNotLocked, clearFailures, recordFailure } from './throttle.ts';
+import { type AuthUser, findUserByLoginId } from './users.ts';
+
+/** Sign-in and the password change that completes a sign-in (temporary or expired password). */
+export class SignIn {
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly sessions: Sessions,
+  ) {}
+
+  /**
+   * Checks the lock, the user ID and the password; a failure of any kind answers the same and counts toward the
+   * lock. Only a correct password reveals the account's state (temporary, expired, IP refused).
+   */
+  private async authenticate(loginId: string, password: string, req: RequestContext): Promise<AuthUser> {
+    const { knex, clock, oplog } = this.deps;
+    const now = clock.now();
+    await assertNotLocked(knex, loginId, now);
+    const user = await findUserByLoginId(knex, loginId);
+    const valid = user && user.status === 'active' ? await verifyPassword(user.password_hash, password) : false;
+    if (!user) await verifyDecoy(password);
+    if (!valid) {
+      const lock = await recordFailure(knex, loginId, now);
+      await oplog.record(knex, req, {
+        action: lock ? 'auth.locked' : 'auth.sign_in_failed',
+        organizationId: user?.organization_id ?? null,
+        actorUserId: user?.id ?? null,
+        details: { loginId },
+      });
+      throw lock ?? new AppError('INVALID_CREDENTIALS');
+    }
+    await clearFailures(knex, loginId);
+    return user!;
+  }
+
+  private async assertIpAllowed(user: AuthUser, req: RequestContext): Promise<void> {
+    const list = await this.deps.knex('ip_restrictions').where({ organization_id: user.organization_id }).pluck('cidr');
+    if (ipAllowed(req.ip, list)) return;
+    await this.deps.oplog.record(this.deps.knex, req, {
+      action: 'auth.ip_restricted',
+      organizationId: user.organization_id,
+      actorUserId: user.id,
+    });
+    throw new AppError('IP_RESTRICTED', { params: { ip: req.ip } });
+  }
+
+  private async startSession(
+    trx: Knex.Transaction,
+    user: AuthUser,
+    acceptTermId: string | undefined,
+    req: RequestContext,
+  ): Promise<TokenPair> {
+    await ensureTermsAccepted(trx, user.id, acceptTermId, this.deps.clock.now());
+    const pair = await this.sessions.start(trx, user, req);
+    await this.deps.oplog.append(trx, req, {
+      action: 'auth.signed_in',
+      organizationId: user.organization_id,
+      actorUserId: user.id,
+    });
+    return pair;
+  }
+
+  async signIn(
+    input: { loginId: string; password: string; acceptTermId?: string },
+    req: RequestContext,
+  ): Promise<TokenPair> {
+    const { knex, clock } = this.deps;
+    const user = await this.authenticate(input.loginId, input.password, req);
+    await this.assertIpAllowed(user, req);
+    const now = clock.now();
+    if (user.must_change_password) {
+      if (user.temporary_password_expires_at && user.temporary_password_expires_at <= now) {
+        throw new AppError('TEMPORARY_PASSWORD_EXPIRED');
+      }
+      throw new AppError('INITIAL_PASSWORD_CHANGE_REQUIRED');
+    }
+    const expiresAt = passwordExpiresAt(user.password_changed_at, await loadPasswordPolicy(knex, user.organization_id));
+    if (expiresAt && expiresAt <= now) throw new AppError('PASSWORD_EXPIRED');
+    const pair = await knex.transaction((trx) => this.startSession(trx, user, input.acceptTermId, req));
+    await this.signedIn(user);
+    return pair;
+  }
+
+  private async signedIn(user: AuthUser): Promise<void> {
+    const organization = await this.deps.knex('organizations').where({ id: user.organization_id }).first('plan');
+    await this.deps.events.emit('auth.signed_in', {
+      organizationId: user.organization_id,
+      userId: user.id,
+      plan: organization.plan,
+    });
+  }
+
+  /** The first-password-change and expired-password-change screens: change, then sign in. */
+  async changePasswordAndSignIn(
+    input: { loginId: string; currentPassword: string; password: string; passwordConfirmation: string; acceptTermId?: string },
+    req: RequestContext,
+  ): Promise<TokenPair> {
+    const user = await this.authenticate(input.loginId, input.currentPassword, req);
+    await this.assertIpAllowed(user, req);
+    const now = this.deps.clock.now();
+    if (user.must_change_password && user.temporary_password_expires_at && user.temporary_password_expires_at <= now) {
+      throw new AppError('TEMPORARY_PASSWORD_EXPIRED');
+    }
+    const pair = await this.deps.knex.transaction(async (trx) => {
+      await changePassword(this.deps, trx, user, input, req);
+      return this.startSession(trx, user, input.acceptTermId, req);
+    });
+    await this.signedIn(user);
+    return pair;
+  }
+
+  /** Ends the caller's session. */
+  async signOut(principal: { sessionId: string; userId: string; organizationId: string }, req: RequestContext) {
+    await this.deps.knex.transaction(async (trx) => {
+      await this.sessions.revoke(trx, principal.sessionId, 'sign-out');
+      await this.deps.oplog.append(trx, req, {
+        action: 'auth.signed_out',
+        organizationId: principal.organizationId,
+        actorUserId: principal.userId,
+        targetType: 'session',
+        targetId: principal.sessionId,
+      });
+    });
+  }
+}

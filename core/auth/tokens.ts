@@ -1,0 +1,78 @@
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { compactVerify, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../http/errors.ts';
+
+const ISSUER = 'keiyaku';
+const AUDIENCE = 'keiyaku-api';
+
+/** Claims of our access tokens: `uid` is the user id as a string, `exp` is in seconds. */
+export interface AccessClaims {
+  uid: string;
+  oid: string;
+  sid: string;
+  exp: number;
+  iat: number;
+}
+
+/** Issues and checks access tokens with a key derived from the master key (HS256). */
+export class TokenSigner {
+  private readonly key: Uint8Array;
+
+  constructor(
+    masterKey: Buffer,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new Uint8Array(hkdfSync('sha256', masterKey, 'keiyaku', 'access-token-signing', 32));
+  }
+
+  async issue(claims: { uid: string; oid: string; sid: string }, now: Date): Promise<string> {
+    const iat = Math.floor(now.getTime() / 1000);
+    return new SignJWT({ uid: claims.uid, oid: claims.oid, sid: claims.sid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.uid)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** Verifies signature, issuer, audience and expiry (seconds, no skew). */
+  async verify(token: string, now: Date): Promise<AccessClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        currentDate: now,
+        clockTolerance: 0,
+      });
+      return payload as unknown as AccessClaims;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
+      throw new AppError('UNAUTHENTICATED', { cause: error });
+    }
+  }
+
+  /** Verifies only that we issued the token; refresh accepts an expired one. */
+  async verifyIgnoringExpiry(token: string): Promise<AccessClaims> {
+    try {
+      const { payload } = await compactVerify(token, this.key, { algorithms: ['HS256'] });
+      const claims = JSON.parse(new TextDecoder().decode(payload)) as AccessClaims & { iss: string; aud: string };
+      if (claims.iss !== ISSUER || claims.aud !== AUDIENCE) throw new Error('foreign token');
+      return claims;
+    } catch (error) {
+      throw new AppError('REFRESH_TOKEN_INVALID', { cause: error });
+    }
+  }
+}
+
+/** A new opaque secret (refresh tokens, reset links): 256 bits, URL-safe. */
+export function newOpaqueToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Opaque tokens are stored only as their SHA-256. */
+export function hashOpaqueToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where the database lives: PostgreSQL by URL, or the embedded PGlite under the data folder. */
+export type DatabaseConfig =
+  | { kind: 'postgres'; url: string; schema?: string }
+  | { kind: 'pglite'; dataDir: string | null; loadFrom?: Blob };
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Origin users reach the workbench at; mails link to it. */
+  publicUrl: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  /** 32-byte key that encrypts secrets at rest and derives the token-signing key. */
+  masterKey: Buffer;
+  smtpUrl: string | null;
+  mailFrom: string;
+  trustProxy: boolean;
+  logLevel: string;
+  accessTokenTtlSeconds: number;
+  /** Plugins turned off by name (KEIYAKU_PLUGINS_DISABLED=mail,box). */
+  disabledPlugins: string[];
+  /** Raw environment slice per plugin, validated by each plugin's own schema. */
+  pluginConfig: Record<string, Record<string, string>>;
+  /** Validate responses against the contract too (tests and development). */
+  validateResponses: boolean;
+  /** Run job workers in this process. */
+  runWorkers: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function masterKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  const raw = env.KEIYAKU_MASTER_KEY;
+  if (raw) {
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new ConfigError('KEIYAKU_MASTER_KEY must be 32 bytes in base64');
+    return key;
+  }
+  // The embedded default keeps a generated key beside the data it protects, readable by the owner only.
+  const file = path.join(dataDir, 'master.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  chmodSync(file, 0o600);
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new ConfigError(`${file} does not hold a 32-byte base64 key`);
+  return key;
+}
+
+function pluginSlices(env: NodeJS.ProcessEnv): Record<string, Record<string, string>> {
+  // KEIYAKU_PLUGIN_MAIL_FROM=x -> { mail: { FROM: 'x' } }
+  const slices: Record<string, Record<string, string>> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^KEIYAKU_PLUGIN_([A-Z0-9]+)_(.+)$/.exec(name);
+    if (!match || value === undefined) continue;
+    const plugin = match[1]!.toLowerCase();
+    slices[plugin] = { ...slices[plugin], [match[2]!]: value };
+  }
+  return slices;
+}
+
+/** Reads and validates the configuration; no DATABASE_URL means the embedded PGlite under the data folder. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const dataDir = path.resolve(env.KEIYAKU_DATA_DIR || './data');
+  const url = env.DATABASE_URL;
+  if (url && !/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL');
+  }
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    publicUrl: (env.KEIYAKU_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir,
+    database: url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') },
+    masterKey: masterKeyFrom(env, dataDir),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Keiyaku <no-reply@keiyaku.localhost>',
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel: env.LOG_LEVEL || 'info',
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 30, 3600),
+    disabledPlugins: (env.KEIYAKU_PLUGINS_DISABLED || '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    pluginConfig: pluginSlices(env),
+    validateResponses: bool(env, 'KEIYAKU_VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
+    runWorkers: bool(env, 'KEIYAKU_WORKERS', true),
+  };
+}

@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+
+type Json = Record<string, unknown>;
+
+/** One operation of the contract, found by its operationId. */
+export interface ContractOperation {
+  operationId: string;
+  method: string;
+  /** OpenAPI path, e.g. /auth or /users/{userId}. */
+  path: string;
+  /** Server base the path hangs from (/core/v1, or / for health). */
+  base: string;
+  /** Whether the operation declares bearer security (security: [] means public). */
+  authenticated: boolean;
+  parameters: { name: string; in: string; required: boolean; schema: Json }[];
+  hasBody: boolean;
+  responses: Record<string, unknown>;
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const DOCUMENT_ID = 'https://keiyaku.local/openapi.json';
+
+/** Escapes one segment of a JSON pointer. */
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The parsed openapi.yaml with ajv validators compiled on demand and cached. */
+export class Contract {
+  readonly document: Json;
+  readonly operations = new Map<string, ContractOperation>();
+  private readonly ajv: Ajv2020;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(file: URL | string) {
+    this.document = parse(readFileSync(file, 'utf8')) as Json;
+    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    addFormats.default(this.ajv);
+    for (const keyword of ['components', 'example', 'discriminator', 'xml', 'externalDocs']) {
+      this.ajv.addKeyword({ keyword });
+    }
+    this.ajv.addSchema({ ...this.document, $id: DOCUMENT_ID } as Json);
+    this.indexOperations();
+  }
+
+  private indexOperations(): void {
+    const rootBase = new URL(((this.document.servers as Json[])?.[0]?.url as string) ?? '/', 'http://x').pathname;
+    const rootSecurity = (this.document.security as unknown[]) ?? [];
+    for (const [path, item] of Object.entries(this.document.paths as Record<string, Json>)) {
+      const servers = item.servers as Json[] | undefined;
+      const base = servers ? new URL(servers[0]!.url as string, 'http://x').pathname : rootBase;
+      const shared = (item.parameters as Json[]) ?? [];
+      for (const method of HTTP_METHODS) {
+        const op = item[method] as Json | undefined;
+        if (!op) continue;
+        const id = op.operationId as string;
+        if (this.operations.has(id)) throw new Error(`openapi.yaml: duplicate operationId ${id}`);
+        const security = (op.security as unknown[]) ?? rootSecurity;
+        this.operations.set(id, {
+          operationId: id,
+          method: method.toUpperCase(),
+          path,
+          base: base.replace(/\/$/, ''),
+          authenticated: security.length > 0,
+          parameters: [...shared, ...((op.parameters as Json[]) ?? [])].map((p) => this.resolve(p)) as never,
+          hasBody: Boolean(op.requestBody),
+          responses: op.responses as Record<string, unknown>,
+        });
+      }
+    }
+  }
+
+  /** Follows a local $ref one level (parameters are referenced from components). */
+  private resolve(node: Json): Json {
+    const ref = node.$ref as string | undefined;
+    if (!ref) return node;
+    return ref
+      .slice(2)
+      .split('/')
+      .reduce<Json>((at, key) => at[key.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, this.document);
+  }
+
+  operation(operationId: string): ContractOperation {
+    const op = this.operations.get(operationId);
+    if (!op) throw new Error(`openapi.yaml has no operation ${operationId}`);
+    return op;
+  }
+
+  private validatorAt(pointer: string): ValidateFunction {
+    let validate = this.validators.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      this.validators.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  private operationPointer(op: ContractOperation): string {
+    return `/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}`;
+  }
+
+  /** Validates a JSON request body; returns ajv's errors or null. */
+  validateBody(op: ContractOperation, body: unknown): ErrorObject[] | null {
+    const validate = this.validatorAt(`${this.operationPointer(op)}/requestBody/content/application~1json/schema`);
+    return validate(body) ? null : (validate.errors ?? []);
+  }
+
+  /**
+   * Validates one response against the contract: the status must be declared and the body must match its schema.
+   * Returns a list of problems (empty when the response conforms).
+   */
+  validateResponse(op: ContractOperation, status: number, contentType: string | null, body: unknown): string[] {
+    const declared = op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
+    if (!declared) return [`${op.operationId}: status ${status} is not declared in openapi.yaml`];
+    const response = this.resolve(declared as Json);
+    const content = response.content as Record<string, Json> | undefined;
+    if (!content) {
+      return body === undefined || body === '' || body === null ? [] : [`${op.operationId} ${status}: body not declared`];
+    }
+    const mediaType = (contentType ?? '').split(';')[0]!.trim();
+    if (!content[mediaType]) return [`${op.operationId} ${status}: content type ${mediaType || 'none'} not declared`];
+    if (!content[mediaType]!.schema) return [];
+    const key = Object.keys(op.responses).find((k) => op.responses[k] === declared)!;
+    const base = `${this.operationPointer(op)}/responses/${key}`;
+    const pointer = (declared as Json).$ref
+      ? `${((declared as Json).$ref as string).slice(1)}/content/${escapePointer(mediaType)}/schema`
+      : `${base}/content/${escapePointer(mediaType)}/schema`;
+    const validate = this.validatorAt(pointer);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${op.operationId} ${status}: ${e.instancePath || '/'} ${e.message}`);
+  }
+
+  /** Builds (and caches) a validator for an operation's path and query parameters, coercing strings. */
+  parameterValidator(op: ContractOperation, location: 'path' | 'query'): ValidateFunction {
+    const key = `${op.operationId}:${location}`;
+    let validate = this.validators.get(key);
+    if (!validate) {
+      const params = op.parameters.filter((p) => p.in === location);
+      const coercing = new Ajv2020({ allErrors: true, strict: false, coerceTypes: 'array' });
+      addFormats.default(coercing);
+      validate = coercing.compile({
+        type: 'object',
+        properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+        required: params.filter((p) => p.required).map((p) => p.name),
+      });
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+}
+
+/** Turns ajv's errors into JSON pointers into the validated value, one per problem. */
+export function pointersOf(errors: ErrorObject[], prefix = ''): { pointer: string; message: string }[] {
+  return errors.map((error) => {
+    let pointer = error.instancePath;
+    if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
+    if (error.keyword === 'additionalProperties') pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    return { pointer: `${prefix}${pointer}` || '/', message: error.message ?? 'is invalid' };
+  });
+}
+
+export const contractFile = new URL('../../openapi.yaml', import.meta.url);
+
+let shared: Contract | null = null;
+
+/** The contract of this checkout, parsed once per process. */
+export function loadContract(): Contract {
+  shared ??= new Contract(contractFile);
+  return shared;
+}

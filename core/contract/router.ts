@@ -1,0 +1,164 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { type PlanFeature, planHasFeature } from '../access/plans.ts';
+import { hasPermission, type Permission } from '../access/permissions.ts';
+import { ipAllowed } from '../access/ip.ts';
+import { AppError, type FieldError } from '../http/errors.ts';
+import type { Principal, RequestContext } from '../http/context.ts';
+import type { operations } from './api.gen.ts';
+import { type Contract, type ContractOperation, pointersOf } from './document.ts';
+
+type OperationId = keyof operations;
+type Op<K extends OperationId> = operations[K];
+type JsonBody<K extends OperationId> = Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B | undefined
+    : undefined;
+type Params<K extends OperationId, L extends 'path' | 'query'> = Op<K> extends { parameters: infer P }
+  ? P extends Record<L, infer V>
+    ? V extends undefined
+      ? Record<string, never>
+      : NonNullable<V>
+    : Record<string, never>
+  : Record<string, never>;
+
+/** What a handler receives: validated input and the request context, never Koa's ctx. */
+export interface OperationInput<K extends OperationId> {
+  body: JsonBody<K>;
+  params: Params<K, 'path'>;
+  query: Params<K, 'query'>;
+  req: RequestContext;
+}
+
+/** Input of an operation that declares bearer security: the principal is always there. */
+export interface AuthedInput<K extends OperationId> extends OperationInput<K> {
+  principal: Principal;
+}
+
+/** What a handler returns; the status defaults to the first 2xx the contract declares. */
+export interface OperationResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Route metadata: permission and plan gates are declared here, not in handlers. */
+export interface RouteOptions {
+  permission?: Permission;
+  feature?: PlanFeature;
+}
+
+export type Handler<K extends OperationId> = (input: AuthedInput<K>) => Promise<OperationResult>;
+
+/** Resolves the principal of a bearer request, or throws 401. */
+export type Authenticator = (ctx: Context, req: RequestContext) => Promise<Principal>;
+
+/** Marks an operation that belongs to a plugin switched off, so it answers 403 instead of 404. */
+export interface UnboundOperation {
+  operationId: string;
+  reason: 'plugin-disabled';
+}
+
+/**
+ * Binds handlers to contract operations by operationId. The pipeline per route is the one DESIGN.md lists:
+ * authentication, IP restriction, plan feature, permission, request validation, handler.
+ */
+export class ApiRouter {
+  private readonly bound = new Map<string, { options: RouteOptions; handler: Handler<never> }>();
+
+  constructor(
+    readonly contract: Contract,
+    private readonly authenticate: Authenticator,
+  ) {}
+
+  operation<K extends OperationId>(operationId: K, options: RouteOptions, handler: Handler<K>): void;
+  operation<K extends OperationId>(operationId: K, handler: Handler<K>): void;
+  operation<K extends OperationId>(
+    operationId: K,
+    optionsOrHandler: RouteOptions | Handler<K>,
+    maybeHandler?: Handler<K>,
+  ): void {
+    const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
+    const handler = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler!;
+    this.contract.operation(operationId); // fails fast on a name the contract lacks
+    if (this.bound.has(operationId)) throw new Error(`operation ${operationId} bound twice`);
+    this.bound.set(operationId, { options, handler: handler as Handler<never> });
+  }
+
+  isBound(operationId: string): boolean {
+    return this.bound.has(operationId);
+  }
+
+  /** Builds the Koa router; every contract operation must be bound or listed as unbound. */
+  routes(unbound: UnboundOperation[] = []): Middleware {
+    const router = new Router();
+    const skipped = new Set(unbound.map((u) => u.operationId));
+    for (const op of this.contract.operations.values()) {
+      const entry = this.bound.get(op.operationId);
+      if (!entry && !skipped.has(op.operationId)) {
+        throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
+      }
+      const koaPath = op.base + op.path.replace(/\{(\w+)\}/g, ':$1');
+      const middleware = entry ? this.pipeline(op, entry.options, entry.handler) : this.unavailable(op);
+      router.register(koaPath, [op.method], middleware);
+    }
+    return router.routes() as unknown as Middleware;
+  }
+
+  private unavailable(op: ContractOperation): Middleware {
+    return async (ctx) => {
+      if (op.authenticated) await this.authenticate(ctx, ctx.state.req);
+      throw new AppError('PLAN_FEATURE_UNAVAILABLE');
+    };
+  }
+
+  private pipeline(op: ContractOperation, options: RouteOptions, handler: Handler<never>): Middleware {
+    return async (ctx) => {
+      const req: RequestContext = ctx.state.req;
+      let principal: Principal | null = null;
+      if (op.authenticated) {
+        principal = await this.authenticate(ctx, req);
+        req.principal = principal;
+        req.log = req.log.child({ userId: principal.userId, organizationId: principal.organizationId });
+        if (!ipAllowed(req.ip, principal.ipAllowList)) throw new AppError('IP_RESTRICTED', { params: { ip: req.ip } });
+        if (options.feature && !planHasFeature(principal.plan, options.feature)) {
+          throw new AppError('PLAN_FEATURE_UNAVAILABLE');
+        }
+        if (options.permission && !hasPermission(principal, options.permission)) throw new AppError('FORBIDDEN');
+      }
+      const input = {
+        params: this.validParameters(op, 'path', ctx.params),
+        query: this.validParameters(op, 'query', ctx.query),
+        body: op.hasBody ? this.validBody(op, ctx.request.body) : undefined,
+        req,
+        principal,
+      };
+      const result = await handler(input as never);
+      const status = result.status ?? Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? 200);
+      ctx.status = status;
+      for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+      if (result.body !== undefined) ctx.body = result.body;
+      ctx.state.operation = op;
+    };
+  }
+
+  private validParameters(op: ContractOperation, location: 'path' | 'query', raw: unknown): unknown {
+    const value = { ...(raw as object) };
+    const validate = this.contract.parameterValidator(op, location);
+    if (validate(value)) return value;
+    throw AppError.invalid(
+      pointersOf(validate.errors ?? []).map(
+        (e): FieldError => ({ code: 'VALIDATION_FAILED', pointer: e.pointer, detail: `${location} ${e.pointer} ${e.message}` }),
+      ),
+    );
+  }
+
+  private validBody(op: ContractOperation, body: unknown): unknown {
+    const errors = this.contract.validateBody(op, body ?? {});
+    if (!errors) return body;
+    throw AppError.invalid(
+      pointersOf(errors).map((e): FieldError => ({ code: 'VALIDATION_FAILED', pointer: e.pointer, detail: e.message })),
+    );
+  }
+}

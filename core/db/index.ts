@@ -1,0 +1,88 @@
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+
+export type { Knex } from 'knex';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+// pg returns int8 (and count()) as strings, PGlite as numbers: make both plain numbers.
+pg.types.setTypeParser(INT8, (value) => Number(value));
+pg.types.setTypeParser(NUMERIC, (value) => Number(value));
+
+/** The database handle: knex over PostgreSQL or over one embedded PGlite instance. */
+export interface Database {
+  kind: DatabaseConfig['kind'];
+  knex: Knex;
+  /** The embedded instance, when kind is pglite. */
+  pglite: PGlite | null;
+  close(): Promise<void>;
+}
+
+/** Opens the database described by the configuration (nothing is migrated here). */
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  if (config.kind === 'postgres') {
+    const knex = knexFactory({
+      client: 'pg',
+      connection: config.url,
+      pool: { min: 0, max: 10 },
+    });
+    return { kind: 'postgres', knex, pglite: null, close: () => knex.destroy() };
+  }
+  const options = {
+    parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
+    ...(config.loadFrom ? { loadDataDir: config.loadFrom } : {}),
+  };
+  const pglite = config.dataDir ? new PGlite(config.dataDir, options) : new PGlite(options);
+  await pglite.waitReady;
+  // PGlite has a single connection: knex-pglite pins the pool to one, so every query (ours and pg-boss's) queues.
+  const knex = knexFactory({ client: ClientPgLite as never, connection: () => ({ pglite }) as never });
+  return {
+    kind: 'pglite',
+    knex,
+    pglite,
+    close: async () => {
+      await knex.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Runs `work` in a transaction, or inside the caller's one when `trx` is given. */
+export async function inTransaction<T>(
+  db: Knex,
+  work: (trx: Knex.Transaction) => Promise<T>,
+  trx?: Knex.Transaction,
+): Promise<T> {
+  if (trx) return work(trx);
+  return db.transaction(work);
+}
+
+/** Executes raw SQL with $n parameters on the connection knex holds (its pool, or a transaction's). */
+export async function executeOnConnection(
+  knex: Knex,
+  text: string,
+  values?: unknown[],
+): Promise<{ rows: Record<string, unknown>[] }> {
+  const client = knex.client as {
+    acquireConnection(): Promise<unknown>;
+    releaseConnection(connection: unknown): Promise<unknown>;
+  };
+  const connection = (await client.acquireConnection()) as {
+    query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+    exec?(text: string): Promise<{ rows: Record<string, unknown>[] }[]>;
+  };
+  try {
+    if ((!values || values.length === 0) && connection instanceof PGlite) {
+      // PGlite's query() takes one statement; scripts (pg-boss migrations) go through exec().
+      const results = await connection.exec(text);
+      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+    }
+    return await connection.query(text, values);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}

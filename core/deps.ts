@@ -1,0 +1,23 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import type { JobQueue } from './jobs/index.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { OperationLog } from './modules/logs/operation-log.ts';
+import type { HookEvents, HookName } from './plugins/index.ts';
+
+/** What core services are built from; created once in core/service.ts. */
+export interface CoreDeps {
+  config: Config;
+  database: Database;
+  knex: Knex;
+  clock: Clock;
+  jobs: JobQueue;
+  mailer: Mailer;
+  oplog: OperationLog;
+  logger: Logger;
+  /** Tells plugins what happened; call after the transaction committed. */
+  events: { emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> };
+}

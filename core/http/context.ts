@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { Locale } from './errors.ts';
+
+export type Plan = 'free' | 'standard' | 'professional';
+
+/** The signed-in user a request acts for, resolved from the bearer token and its live session. */
+export interface Principal {
+  userId: string;
+  loginId: string;
+  organizationId: string;
+  sessionId: string;
+  isAdmin: boolean;
+  isOwner: boolean;
+  plan: Plan;
+  locale: Locale;
+  /** The organization's IP allow-list (CIDR strings); empty means no restriction. */
+  ipAllowList: string[];
+}
+
+/** What a handler or service may know about the request, without Koa. */
+export interface RequestContext {
+  traceId: string;
+  locale: Locale;
+  ip: string;
+  userAgent: string;
+  log: Logger;
+  principal: Principal | null;
+}
+
+/** Chooses ja or en from Accept-Language; ja is the default. */
+export function negotiateLocale(acceptLanguage: string | undefined): Locale {
+  if (!acceptLanguage) return 'ja';
+  const ranked = acceptLanguage
+    .split(',')
+    .map((part) => {
+      const [tag, ...rest] = part.trim().toLowerCase().split(';');
+      const q = rest.find((p) => p.trim().startsWith('q='));
+      return { tag: tag ?? '', q: q ? Number(q.trim().slice(2)) : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of ranked) {
+    if (tag.startsWith('ja')) return 'ja';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'ja';
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware, Next } from 'koa';
+import type { Logger } from 'pino';
+import { AppError, toJsonApiErrors } from './errors.ts';
+import { negotiateLocale, type RequestContext } from './context.ts';
+
+const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Takes X-Request-Id (when sane) or makes a new one; every response and log line carries it. */
+export function traceContext(logger: Logger): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get('x-request-id');
+    const traceId = TRACE_ID.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', traceId);
+    const req: RequestContext = {
+      traceId,
+      locale: negotiateLocale(ctx.get('accept-language') || undefined),
+      ip: ctx.ip,
+      userAgent: ctx.get('user-agent'),
+      log: logger.child({ traceId }),
+      principal: null,
+    };
+    ctx.state.req = req;
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      req.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+    }
+  };
+}
+
+function fromHttpError(error: { status?: number; expose?: boolean; type?: string }): AppError | null {
+  switch (error.status) {
+    case 400:
+      return new AppError('MALFORMED_REQUEST');
+    case 413:
+      return new AppError('REQUEST_TOO_LARGE');
+    case 415:
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+    default:
+      return null;
+  }
+}
+
+/** The one place errors become responses: AppErrors by the catalogue, anything else a 500 that tells nothing. */
+export function errorMapper(): Middleware {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new AppError('ROUTE_NOT_FOUND');
+      if (ctx.status === 405 && ctx.body === undefined) throw new AppError('METHOD_NOT_ALLOWED');
+    } catch (thrown) {
+      const req: RequestContext = ctx.state.req;
+      let error = thrown instanceof AppError ? thrown : fromHttpError(thrown as never);
+      if (!error) {
+        req.log.error({ err: thrown }, 'unhandled error');
+        error = new AppError('INTERNAL_ERROR');
+      } else if (error.status >= 500) {
+        req.log.error({ err: error.cause ?? error, code: error.code }, 'server error');
+      }
+      ctx.status = error.status;
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+      ctx.type = 'application/vnd.api+json';
+      ctx.body = toJsonApiErrors(error, req.locale, req.traceId);
+    }
+  };
+}
+
+/** Conservative headers for an API that also serves the workbench. */
+export function securityHeaders(): Middleware {
+  return async (ctx: Context, next: Next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Referrer-Policy', 'same-origin');
+    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+    if (ctx.path.startsWith('/core/')) ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+}

@@ -1,0 +1,15 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+/** The process logger: JSON lines on stdout; secrets in requests are redacted. */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'keiyaku' },
+    redact: {
+      paths: ['password', 'currentPassword', 'token', 'refreshToken', 'authorizationToken', '*.password'],
+      censor: '[redacted]',
+    },
+  });
+}

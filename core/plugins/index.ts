@@ -1,0 +1,244 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { PlanFeature } from '../access/plans.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { ApiRouter, Handler, RouteOptions } from '../contract/router.ts';
+import type { operations } from '../contract/api.gen.ts';
+import { migrateFolder } from '../db/migrate.ts';
+import type { Plan } from '../http/context.ts';
+import type { JobHandler, JobQueue, QueuePolicy } from '../jobs/index.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { OperationLog } from '../modules/logs/operation-log.ts';
+import { planHasFeature } from '../access/plans.ts';
+
+/** Events plugins can listen to, with what each carries. */
+export interface HookEvents {
+  /** An organization and its owner were created (after commit). */
+  'organization.signed_up': { organizationId: string; ownerUserId: string; plan: Plan };
+  /** A user signed in (after commit). */
+  'auth.signed_in': { organizationId: string; userId: string; plan: Plan };
+}
+export type HookName = keyof HookEvents;
+
+/** A hook handler: runs after the event's transaction committed; a failure is logged, never undoes the event. */
+export type HookHandler<E extends HookName, C> = (event: HookEvents[E], ctx: PluginContext<C>) => Promise<void>;
+
+/** Everything a plugin may reach: the world comes only through here. */
+export interface PluginContext<C = unknown> {
+  name: string;
+  config: C;
+  db: Knex;
+  clock: Clock;
+  jobs: Pick<JobQueue, 'send' | 'counts'>;
+  mail: Mailer;
+  log: Logger;
+  oplog: OperationLog;
+  /** The service's public origin, for links in what the plugin sends. */
+  publicUrl: string;
+}
+
+/** Registers a plugin's routes: only operations the contract marks with `x-plugin: <name>`. */
+export interface PluginRouter {
+  operation<K extends keyof operations>(operationId: K, options: RouteOptions, handler: Handler<K>): void;
+}
+
+/** The plugin contract (STYLE.md). */
+export interface Plugin<C = unknown> {
+  /** kebab-case; prefixes its tables, jobs and migrations table. */
+  name: string;
+  /** Plan feature gating every route and hook of the plugin (403 PLAN_FEATURE_UNAVAILABLE). */
+  feature?: PlanFeature;
+  /** Plugins that must be present and on; a missing or cyclic dependency stops start-up. */
+  dependsOn?: string[];
+  /** This plugin's configuration: built from the service config and its KEIYAKU_PLUGIN_<NAME>_* slice, then validated. */
+  config?: { schema: Record<string, unknown>; read(config: Config, slice: Record<string, string>): unknown };
+  /** Its own knex migrations folder, recorded in its own table. */
+  migrations?: URL;
+  routes?(router: PluginRouter, ctx: PluginContext<C>): void;
+  /** Jobs named '<name>.<job>', each with its retry policy. */
+  jobs?: Record<string, PluginJob<C>>;
+  hooks?: { [E in HookName]?: HookHandler<E, C> };
+  start?(ctx: PluginContext<C>): Promise<void>;
+  stop?(ctx: PluginContext<C>): Promise<void>;
+}
+
+/** A plugin's job: the handler gets the job and the plugin's context; throwing retries it per the policy. */
+export interface PluginJob<C> {
+  handler: (job: Parameters<JobHandler<unknown>>[0], ctx: PluginContext<C>) => Promise<void>;
+  policy?: (config: C) => Partial<QueuePolicy>;
+}
+
+/** Identity helper that types a plugin definition. */
+export function definePlugin<C>(plugin: Plugin<C>): Plugin<C> {
+  return plugin;
+}
+
+/** A plugin configuration, dependency or naming problem; start-up stops and names the plugin. */
+export class PluginError extends Error {}
+
+/** Orders plugins so each comes after what it depends on; throws on a missing or cyclic dependency. */
+export function orderPlugins(plugins: Plugin<never>[]): Plugin<never>[] {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const ordered: Plugin<never>[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (plugin: Plugin<never>, path: string[]) => {
+    if (state.get(plugin.name) === 'done') return;
+    if (state.get(plugin.name) === 'visiting') {
+      throw new PluginError(`plugin ${plugin.name}: cyclic dependency ${[...path, plugin.name].join(' -> ')}`);
+    }
+    state.set(plugin.name, 'visiting');
+    for (const dependency of plugin.dependsOn ?? []) {
+      const target = byName.get(dependency);
+      if (!target) throw new PluginError(`plugin ${plugin.name} depends on ${dependency}, which is missing or turned off`);
+      visit(target, [...path, plugin.name]);
+    }
+    state.set(plugin.name, 'done');
+    ordered.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return ordered;
+}
+
+interface Loaded {
+  plugin: Plugin<never>;
+  ctx: PluginContext<never>;
+}
+
+/** Shared services the host hands to each plugin context. */
+export interface HostDeps {
+  config: Config;
+  knex: Knex;
+  clock: Clock;
+  jobs: JobQueue;
+  mailer: Mailer;
+  oplog: OperationLog;
+  logger: Logger;
+}
+
+/**
+ * Loads plugins in the order STYLE.md gives: validate config, check dependsOn, migrate, register routes, jobs and
+ * hooks, then start; stop runs in reverse. Plugins switched off by configuration are not loaded at all.
+ */
+export class PluginHost {
+  private loaded: Loaded[] = [];
+  readonly disabled: string[];
+
+  constructor(
+    private readonly available: Plugin<never>[],
+    private readonly deps: HostDeps,
+  ) {
+    const names = new Set<string>();
+    for (const plugin of available) {
+      if (!/^[a-z][a-z0-9-]*$/.test(plugin.name)) throw new PluginError(`plugin name "${plugin.name}" is not kebab-case`);
+      if (names.has(plugin.name)) throw new PluginError(`plugin ${plugin.name} is listed twice`);
+      names.add(plugin.name);
+    }
+    this.disabled = available.filter((p) => deps.config.disabledPlugins.includes(p.name)).map((p) => p.name);
+  }
+
+  /** Validates configuration and dependencies, then migrates every enabled plugin. */
+  async load(): Promise<void> {
+    const enabled = this.available.filter((p) => !this.disabled.includes(p.name));
+    const ordered = orderPlugins(enabled);
+    this.loaded = ordered.map((plugin) => ({ plugin, ctx: this.contextFor(plugin) }));
+    for (const { plugin } of this.loaded) {
+      if (plugin.migrations) await migrateFolder(this.deps.knex, plugin.migrations, `knex_migrations_${plugin.name.replace(/-/g, '_')}`);
+    }
+  }
+
+  private contextFor(plugin: Plugin<never>): PluginContext<never> {
+    let config: unknown = {};
+    if (plugin.config) {
+      const raw = plugin.config.read(this.deps.config, this.deps.config.pluginConfig[plugin.name.replace(/-/g, '')] ?? {});
+      const ajv = new Ajv2020({ useDefaults: true, coerceTypes: true, allErrors: true, strict: false });
+      const validate = ajv.compile(plugin.config.schema);
+      if (!validate(raw)) {
+        const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+        throw new PluginError(`plugin ${plugin.name}: invalid configuration: ${problems}`);
+      }
+      config = raw;
+    }
+    const { knex, clock, jobs, mailer, oplog, logger } = this.deps;
+    return {
+      name: plugin.name,
+      config: config as never,
+      db: knex,
+      clock,
+      jobs,
+      mail: mailer,
+      log: logger.child({ plugin: plugin.name }),
+      oplog,
+      publicUrl: this.deps.config.publicUrl,
+    };
+  }
+
+  /** Registers routes on the API router and jobs on the queue. */
+  register(api: ApiRouter): void {
+    for (const { plugin, ctx } of this.loaded) {
+      const router: PluginRouter = {
+        operation: (operationId, options, handler) => {
+          const owner = this.pluginOf(api, operationId);
+          if (owner !== plugin.name) {
+            throw new PluginError(`plugin ${plugin.name} cannot bind ${operationId} (x-plugin: ${owner ?? 'none'})`);
+          }
+          api.operation(operationId, { feature: plugin.feature, ...options }, handler);
+        },
+      };
+      plugin.routes?.(router, ctx);
+      for (const [name, job] of Object.entries(plugin.jobs ?? {}) as [string, PluginJob<never>][]) {
+        if (!name.startsWith(`${plugin.name}.`)) throw new PluginError(`plugin ${plugin.name}: job ${name} lacks its prefix`);
+        this.deps.jobs.register(name, (j) => job.handler(j, ctx), job.policy?.(ctx.config));
+      }
+    }
+  }
+
+  private pluginOf(api: ApiRouter, operationId: string): string | undefined {
+    const op = api.contract.operation(operationId);
+    const item = (api.contract.document.paths as Record<string, Record<string, Record<string, unknown>>>)[op.path]!;
+    return item[op.method.toLowerCase()]!['x-plugin'] as string | undefined;
+  }
+
+  /** Contract operations of plugins switched off: they answer 403 PLAN_FEATURE_UNAVAILABLE. */
+  unboundOperations(api: ApiRouter) {
+    return [...api.contract.operations.values()]
+      .filter((op) => {
+        const owner = this.pluginOf(api, op.operationId);
+        return owner !== undefined && !this.loaded.some((l) => l.plugin.name === owner);
+      })
+      .map((op) => ({ operationId: op.operationId, reason: 'plugin-disabled' as const }));
+  }
+
+  async start(): Promise<void> {
+    for (const { plugin, ctx } of this.loaded) await plugin.start?.(ctx);
+  }
+
+  async stop(): Promise<void> {
+    for (const { plugin, ctx } of [...this.loaded].reverse()) {
+      try {
+        await plugin.stop?.(ctx);
+      } catch (error) {
+        ctx.log.error({ err: error }, 'plugin failed to stop');
+      }
+    }
+  }
+
+  /** Runs the event's hooks of every loaded plugin whose feature the organization's plan has. */
+  async emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> {
+    for (const { plugin, ctx } of this.loaded) {
+      const hook = plugin.hooks?.[event] as HookHandler<E, never> | undefined;
+      if (!hook) continue;
+      if (plugin.feature && !planHasFeature(payload.plan, plugin.feature)) continue;
+      try {
+        await hook(payload, ctx);
+      } catch (error) {
+        ctx.log.error({ err: error, event }, 'hook failed');
+      }
+    }
+  }
+
+  names(): string[] {
+    return this.loaded.map((l) => l.plugin.name);
+  }
+}

@@ -1,0 +1,142 @@
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { buildApp } from './app.ts';
+import { AccountRecovery } from './auth/recovery.ts';
+import { authRoutes } from './auth/routes.ts';
+import { Sessions } from './auth/sessions.ts';
+import { SignIn } from './auth/sign-in.ts';
+import { TokenSigner } from './auth/tokens.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { loadContract } from './contract/document.ts';
+import { ApiRouter } from './contract/router.ts';
+import { type Database, openDatabase } from './db/index.ts';
+import { coreMigrations, migrateFolder, pendingMigrations } from './db/migrate.ts';
+import type { CoreDeps } from './deps.ts';
+import { JobQueue } from './jobs/index.ts';
+import { createLogger } from './log.ts';
+import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { OperationLog } from './modules/logs/operation-log.ts';
+import { ipRestrictionRoutes } from './modules/organizations/ip-restrictions.ts';
+import { signUpRoutes } from './modules/signup/routes.ts';
+import { termsRoutes } from './modules/terms/routes.ts';
+import { meRoutes } from './modules/users/me.ts';
+import { type Plugin, PluginHost } from './plugins/index.ts';
+import { mailPlugin } from '../plugins/mail/index.ts';
+
+/** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
+export const BUILT_IN_PLUGINS: Plugin<never>[] = [mailPlugin as Plugin<never>];
+
+export const CORE_MIGRATIONS_TABLE = 'knex_migrations';
+
+/** A running (or ready to run) Keiyaku service: the Koa app plus everything it owns. */
+export interface Service {
+  app: Koa;
+  deps: CoreDeps;
+  host: PluginHost;
+  database: Database;
+  ready(): Promise<Record<string, string>>;
+  listen(): Promise<Server>;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  logger?: Logger;
+  plugins?: Plugin<never>[];
+  /** An already open database (tests hand in their isolated one). */
+  database?: Database;
+  jobPollingSeconds?: number;
+}
+
+/** Opens the database, migrates core and plugins, wires every route and job, and starts the workers. */
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const database = options.database ?? (await openDatabase(config.database));
+  const knex = database.knex;
+  await migrateFolder(knex, coreMigrations, CORE_MIGRATIONS_TABLE);
+
+  const jobs = new JobQueue(database, logger, {
+    pollingIntervalSeconds: options.jobPollingSeconds,
+    runWorkers: config.runWorkers,
+  });
+  const oplog = new OperationLog(clock);
+  const mailer = new Mailer(jobs);
+  let host: PluginHost;
+  const deps: CoreDeps = {
+    config,
+    database,
+    knex,
+    clock,
+    jobs,
+    mailer,
+    oplog,
+    logger,
+    events: { emit: (event, payload) => host.emit(event, payload) },
+  };
+  host = new PluginHost(options.plugins ?? BUILT_IN_PLUGINS, deps);
+  await host.load();
+
+  const contract = loadContract();
+  const sessions = new Sessions(knex, new TokenSigner(config.masterKey, config.accessTokenTtlSeconds), clock, oplog);
+  const api = new ApiRouter(contract, sessions.authenticator());
+  const ready = async () => readiness(database, host);
+  healthRoutes(api, ready);
+  authRoutes(api, new SignIn(deps, sessions), sessions, new AccountRecovery(deps, sessions));
+  signUpRoutes(api, deps);
+  termsRoutes(api, deps);
+  meRoutes(api, deps, sessions);
+  ipRestrictionRoutes(api, deps);
+  host.register(api);
+
+  const app = buildApp({ config, logger, contract, api: api.routes(host.unboundOperations(api)) });
+  await host.start();
+  // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.
+  await jobs.start([MAIL_SEND_JOB]);
+
+  let server: Server | null = null;
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    deps,
+    host,
+    database,
+    ready,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        const s = app.listen(config.port, config.host, () => resolve(s));
+        s.once('error', reject);
+        server = s;
+      }),
+    close: () => {
+      closing ??= (async () => {
+        if (server) {
+          const s = server as Server;
+          await new Promise<void>((resolve) => s.close(() => resolve()));
+          s.closeAllConnections?.();
+        }
+        await jobs.stop();
+        await host.stop();
+        if (!options.database) await database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function readiness(database: Database, host: PluginHost): Promise<Record<string, string>> {
+  const checks: Record<string, string> = {};
+  try {
+    await database.knex.raw('SELECT 1');
+    checks.database = 'ok';
+    const pending = await pendingMigrations(database.knex, coreMigrations, CORE_MIGRATIONS_TABLE);
+    checks.migrations = pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
+  } catch (error) {
+    checks.database = `unavailable: ${(error as Error).message}`;
+  }
+  for (const name of host.names()) checks[`plugin:${name}`] = 'ok';
+  return checks;
+}

@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { MAIL_SEND_JOB, type OutgoingMail } from '../../core/mail/mailer.ts';
+import { definePlugin } from '../../core/plugins/index.ts';
+import { type MailTransport, outboxTransport, smtpTransport } from './transport.ts';
+
+export interface MailConfig {
+  /** SMTP server URL; null keeps mail in the local outbox. */
+  smtpUrl: string | null;
+  outboxDir: string;
+  from: string;
+  retryLimit: number;
+  retryDelaySeconds: number;
+}
+
+// One transport per running service (tests run several in one process), keyed by the plugin's context.
+const transports = new WeakMap<object, MailTransport>();
+
+/**
+ * Delivers the mail core queues (`mail.send` jobs): through SMTP when SMTP_URL is set, otherwise into the local
+ * outbox. Delivery is idempotent by mail id and retried with back-off, so nothing is lost while SMTP is down.
+ */
+export const mailPlugin = definePlugin<MailConfig>({
+  name: 'mail',
+  migrations: new URL('./migrations/', import.meta.url),
+  config: {
+    schema: {
+      type: 'object',
+      required: ['outboxDir', 'from'],
+      properties: {
+        smtpUrl: { type: ['string', 'null'], pattern: '^smtps?://' },
+        outboxDir: { type: 'string', minLength: 1 },
+        from: { type: 'string', minLength: 3 },
+        retryLimit: { type: 'integer', minimum: 0, maximum: 100, default: 12 },
+        retryDelaySeconds: { type: 'integer', minimum: 1, maximum: 3600, default: 15 },
+      },
+    },
+    read: (config, slice) => ({
+      smtpUrl: config.smtpUrl,
+      outboxDir: slice.OUTBOX_DIR ?? path.join(config.dataDir, 'outbox'),
+      from: slice.FROM ?? config.mailFrom,
+      retryLimit: slice.RETRY_LIMIT,
+      retryDelaySeconds: slice.RETRY_DELAY_SECONDS,
+    }),
+  },
+
+  async start(ctx) {
+    const transport = ctx.config.smtpUrl ? smtpTransport(ctx.config.smtpUrl) : outboxTransport(ctx.config.outboxDir);
+    transports.set(ctx, transport);
+    ctx.log.info({ transport: transport.kind }, 'mail transport ready');
+  },
+
+  async stop(ctx) {
+    transports.get(ctx)?.close();
+    transports.delete(ctx);
+  },
+
+  jobs: {
+    [MAIL_SEND_JOB]: {
+      policy: (config) => ({ retryLimit: config.retryLimit, retryDelaySeconds: config.retryDelaySeconds, retryBackoff: true }),
+      async handler(job, ctx) {
+        const mail = job.data as OutgoingMail;
+        if (await ctx.db('mail_deliveries').where({ id: mail.id }).first('id')) return; // delivered before a crash
+        const transport = transports.get(ctx);
+        if (!transport) throw new Error('mail transport not started');
+        const messageId = await transport.deliver(mail, ctx.config.from);
+        await ctx.db('mail_deliveries')
+          .insert({
+            id: mail.id,
+            organization_id: mail.organizationId,
+            user_id: mail.userId,
+            kind: mail.kind,
+            to_address: mail.to,
+            subject: mail.subject,
+            transport: transport.kind,
+            message_id: messageId,
+            delivered_at: ctx.clock.now(),
+          })
+          .onConflict('id')
+          .ignore();
+        ctx.log.info({ mailId: mail.id, kind: mail.kind, transport: transport.kind }, 'mail delivered');
+      },
+    },
+  },
+
+  hooks: {
+    async 'organization.signed_up'(event, ctx) {
+      const owner = await ctx.db('users as u')
+        .join('organizations as o', 'o.id', 'u.organization_id')
+        .where('u.id', event.ownerUserId)
+        .first('u.name', 'u.email', 'u.locale', 'u.login_id', 'o.name as organization');
+      if (!owner) return;
+      await ctx.db.transaction((trx) =>
+        ctx.mail.send(trx, {
+          kind: 'welcome',
+          to: owner.email,
+          locale: owner.locale,
+          params: { name: owner.name, organization: owner.organization, loginId: owner.login_id, link: `${ctx.publicUrl}/login` },
+          organizationId: event.organizationId,
+          userId: event.ownerUserId,
+        }),
+      );
+    },
+  },
+
+  routes(router, ctx) {
+    router.operation('listMailDeliveries', { permission: 'mail:read' }, async ({ principal, query }) => {
+      const size = query['page[size]'] ?? 20;
+      const number = query['page[number]'] ?? 1;
+      const scope = ctx.db('mail_deliveries').where({ organization_id: principal.organizationId });
+      const [{ total }] = (await scope.clone().count<{ total: number }[]>({ total: '*' })) as [{ total: number }];
+      const rows = await scope
+        .clone()
+        .orderBy([
+          { column: 'delivered_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(size)
+        .offset((number - 1) * size);
+      return {
+        body: {
+          data: rows.map((row) => ({
+            type: 'MailDelivery',
+            id: row.id,
+            attributes: {
+              to: row.to_address,
+              subject: row.subject,
+              kind: row.kind,
+              transport: row.transport,
+              deliveredAt: row.delivered_at.toISOString(),
+            },
+          })),
+          meta: { total: Number(total) },
+        },
+      };
+    });
+  },
+});
