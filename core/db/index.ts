@@ -19,6 +19,8 @@ export interface Database {
   knex: Knex;
   /** The embedded instance, when kind is pglite. */
   pglite: PGlite | null;
+  /** The connection URL, when kind is postgres (pg-boss opens its own pool with it). */
+  url: string | null;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       connection: config.url,
       pool: { min: 0, max: 10 },
     });
-    return { kind: 'postgres', knex, pglite: null, close: () => knex.destroy() };
+    return { kind: 'postgres', knex, pglite: null, url: config.url, close: () => knex.destroy() };
   }
   const options = {
     parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
@@ -44,6 +46,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     kind: 'pglite',
     knex,
     pglite,
+    url: null,
     close: async () => {
       await knex.destroy();
       if (!pglite.closed) await pglite.close();

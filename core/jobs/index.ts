@@ -37,7 +37,7 @@ export class JobQueue {
     // PostgreSQL gets pg-boss's own pool; PGlite has one connection, shared through knex's pool of one.
     const connection =
       db.kind === 'postgres'
-        ? { connectionString: (db.knex.client.config.connection as string) ?? undefined, max: 4 }
+        ? { connectionString: db.url!, max: 4 }
         : { db: executorOf(db.knex) };
     this.boss = new PgBoss({ ...connection, schema: 'pgboss', schedule: false, supervise: true });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { ManualClock } from '../../core/clock.ts';
+import { loadConfig } from '../../core/config.ts';
+import { openDatabase } from '../../core/db/index.ts';
+import { createLogger } from '../../core/log.ts';
+import type { Plugin } from '../../core/plugins/index.ts';
+import { type Service, createService } from '../../core/service.ts';
+import { TestClient } from './client.ts';
+import { isolatedDatabase } from './databases.ts';
+
+export interface TestApp {
+  url: string;
+  api: TestClient;
+  service: Service;
+  clock: ManualClock;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real service on its own copy of the migrated database (PostgreSQL or PGlite, per the project), on a
+ * free port, with a clock the test can advance. Requests may claim a client IP with X-Forwarded-For.
+ */
+export async function startApp(options: { env?: Record<string, string>; plugins?: Plugin<never>[] } = {}): Promise<TestApp> {
+  const isolated = await isolatedDatabase(inject('dbKind'), inject('dbTemplate'));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'keiyaku-test-'));
+  const config = loadConfig({
+    KEIYAKU_DATA_DIR: dataDir,
+    KEIYAKU_MASTER_KEY: randomBytes(32).toString('base64'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: process.env.KEIYAKU_TEST_LOG ?? 'silent',
+    KEIYAKU_PLUGIN_MAIL_RETRY_DELAY_SECONDS: '1',
+    ...options.env,
+  });
+  config.database = isolated.config;
+  const database = await openDatabase(isolated.config);
+  const clock = new ManualClock();
+  const service = await createService(config, {
+    clock,
+    database,
+    logger: createLogger(config.logLevel),
+    plugins: options.plugins,
+    jobPollingSeconds: 0.5,
+  });
+  const server = await service.listen();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    api: new TestClient(url),
+    service,
+    clock,
+    dataDir,
+    async close() {
+      await service.close();
+      await database.close();
+      await isolated.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+import { postgresReachable } from './tests/helpers/databases.ts';
+
+// Files that also run on the embedded PGlite when PostgreSQL is the main target: what a newcomer meets first.
+const PGLITE_SMOKE = ['tests/api/sign-in-flow.test.ts', 'plugins/mail/plugin.test.ts', 'tests/api/health.test.ts'];
+
+const shared = {
+  globalSetup: ['tests/helpers/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks' as const,
+};
+
+export default defineConfig(async () => {
+  const withPostgres = process.env.KEIYAKU_TEST_DB !== 'pglite' && (await postgresReachable());
+  const include = ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts'];
+  return {
+    test: {
+      projects: withPostgres
+        ? [
+            { test: { ...shared, name: 'postgres', include, env: { KEIYAKU_TEST_DB: 'postgres' } } },
+            { test: { ...shared, name: 'pglite-smoke', include: PGLITE_SMOKE, env: { KEIYAKU_TEST_DB: 'pglite' } } },
+          ]
+        : [{ test: { ...shared, name: 'pglite', include, env: { KEIYAKU_TEST_DB: 'pglite' } } }],
+    },
+  };
+});
