@@ -1,0 +1,43 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'keiyaku-config-'));
+
+describe('configuration', () => {
+  it('defaults to the embedded PGlite under the data folder, port 3000 and a generated master key', () => {
+    const dir = dataDir();
+    const config = loadConfig({ KEIYAKU_DATA_DIR: dir });
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: path.join(dir, 'pgdata') });
+    expect(config.masterKey).toHaveLength(32);
+    expect(statSync(path.join(dir, 'master.key')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).masterKey.equals(config.masterKey)).toBe(true);
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ KEIYAKU_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db:5432/keiyaku' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/keiyaku' });
+  });
+
+  it('refuses invalid values with a message that names the variable', () => {
+    const dir = dataDir();
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_MASTER_KEY: 'c2hvcnQ=' })).toThrow(/32 bytes/);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('hands each plugin its own KEIYAKU_PLUGIN_<NAME>_* slice and the list of plugins turned off', () => {
+    const config = loadConfig({
+      KEIYAKU_DATA_DIR: dataDir(),
+      KEIYAKU_PLUGIN_MAIL_FROM: 'x@example.com',
+      KEIYAKU_PLUGINS_DISABLED: 'mail, box',
+    });
+    expect(config.pluginConfig.mail).toEqual({ FROM: 'x@example.com' });
+    expect(config.disabledPlugins).toEqual(['mail', 'box']);
+  });
+});
