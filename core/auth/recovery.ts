@@ -10,14 +10,52 @@ import { findUserById } from './users.ts';
 /** A reset link works once, for this long. */
 export const RESET_LINK_TTL_MS = 30 * 60_000;
 
-/** Forgot-password and user-ID reminder: both answer the same whether or not an account matched. */
+/** The job that looks the account up and mails it, so the request itself costs the same for any input. */
+export const RECOVERY_JOB = 'auth.recovery';
+
+type RecoveryRequest =
+  | { kind: 'password-reset'; loginId: string; email: string; origin: Origin }
+  | { kind: 'user-id-reminder'; email: string; origin: Origin };
+
+interface Origin {
+  ip: string;
+  userAgent: string;
+  traceId: string;
+  locale: RequestContext['locale'];
+}
+
+/**
+ * Forgot-password and user-ID reminder. The request only queues a job: the answer (202) and its timing are the same
+ * whether or not an account matches, and the job does the lookup, the link and the mail.
+ */
 export class AccountRecovery {
   constructor(
     private readonly deps: CoreDeps,
     private readonly sessions: Sessions,
-  ) {}
+  ) {
+    deps.jobs.register<RecoveryRequest>(RECOVERY_JOB, (job) => this.handle(job.id, job.data), { retryLimit: 5 });
+  }
 
   async requestPasswordReset(input: { loginId: string; email: string }, req: RequestContext): Promise<void> {
+    await this.deps.jobs.send(RECOVERY_JOB, { kind: 'password-reset', ...input, origin: originOf(req) });
+  }
+
+  async remindUserId(input: { email: string }, req: RequestContext): Promise<void> {
+    await this.deps.jobs.send(RECOVERY_JOB, { kind: 'user-id-reminder', ...input, origin: originOf(req) });
+  }
+
+  private async handle(jobId: string, request: RecoveryRequest): Promise<void> {
+    const { origin } = request;
+    const req: RequestContext = {
+      ...origin,
+      log: this.deps.logger.child({ traceId: origin.traceId, job: RECOVERY_JOB }),
+      principal: null,
+    };
+    if (request.kind === 'password-reset') await this.mailResetLink(jobId, request, req);
+    else await this.mailUserIds(request, req);
+  }
+
+  private async mailResetLink(jobId: string, input: { loginId: string; email: string }, req: RequestContext) {
     const { knex, clock, config, mailer, oplog } = this.deps;
     const user = await knex('users')
       .where({ login_id: input.loginId, status: 'active' })
@@ -30,9 +68,12 @@ export class AccountRecovery {
     const now = clock.now();
     const token = newOpaqueToken();
     await knex.transaction(async (trx) => {
+      // The link's id is the job's: a retry after a commit finds it and sends nothing twice.
+      if (await trx('password_reset_tokens').where({ id: jobId }).first('id')) return;
       // A new link makes the earlier ones useless.
       await trx('password_reset_tokens').where({ user_id: user.id }).whereNull('used_at').update({ used_at: now });
       await trx('password_reset_tokens').insert({
+        id: jobId,
         user_id: user.id,
         token_hash: hashOpaqueToken(token),
         created_at: now,
@@ -83,7 +124,7 @@ export class AccountRecovery {
     });
   }
 
-  async remindUserId(input: { email: string }, req: RequestContext): Promise<void> {
+  private async mailUserIds(input: { email: string }, req: RequestContext): Promise<void> {
     const { knex, config, mailer, oplog } = this.deps;
     const users = await knex('users')
       .where({ status: 'active' })
@@ -114,4 +155,8 @@ export class AccountRecovery {
       }
     });
   }
+}
+
+function originOf(req: RequestContext): Origin {
+  return { ip: req.ip, userAgent: req.userAgent, traceId: req.traceId, locale: req.locale };
 }

@@ -27,8 +27,9 @@ export class SignIn {
     const now = clock.now();
     await assertNotLocked(knex, loginId, now);
     const user = await findUserByLoginId(knex, loginId);
-    const valid = user && user.status === 'active' ? await verifyPassword(user.password_hash, password) : false;
-    if (!user) await verifyDecoy(password);
+    const active = user !== null && user.status === 'active';
+    // An unknown or deactivated ID costs the same hashing time as a real check, so timing reveals nothing.
+    const valid = active ? await verifyPassword(user.password_hash, password) : (await verifyDecoy(password), false);
     if (!valid) {
       const lock = await recordFailure(knex, loginId, now);
       await oplog.record(knex, req, {

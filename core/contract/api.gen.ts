@@ -705,6 +705,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];

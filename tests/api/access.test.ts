@@ -149,7 +149,7 @@ describe('error model', () => {
     const response = await fetch(`${app.url}/core/v1/no-such-thing`, { headers: { 'x-request-id': 'trace-404-abcdef' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toBe('trace-404-abcdef');
-    const body = await response.json();
+    const body = (await response.json()) as { errors: { code: string }[] };
     expect(body.errors[0]).toMatchObject({ status: '404', code: 'ROUTE_NOT_FOUND', traceId: 'trace-404-abcdef' });
   });
 
@@ -160,7 +160,7 @@ describe('error model', () => {
       body: '{"data":',
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).errors[0].code).toBe('MALFORMED_REQUEST');
+    expect(((await response.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('MALFORMED_REQUEST');
   });
 
   it('answers a body that breaks the contract with 422 and a pointer per field', async () => {

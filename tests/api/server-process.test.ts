@@ -51,7 +51,7 @@ describe('the service process on the embedded default', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/core/v1`;
     const first = await start(port);
-    const terms = await (await fetch(`${base}/terms/current`)).json();
+    const terms = (await (await fetch(`${base}/terms/current`)).json()) as { data: { id: string } };
     const signUp = await fetch(
       `${base}/signup`,
       json({
