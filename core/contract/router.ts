@@ -139,6 +139,11 @@ export class ApiRouter {
       ctx.status = status;
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
       if (result.body !== undefined) ctx.body = result.body;
+      else if (status !== 204) {
+        // Without an explicit null body Koa answers e.g. 202 with its status text as text/plain ("Accepted").
+        ctx.body = null;
+        ctx.status = status;
+      }
       ctx.state.operation = op;
     };
   }

@@ -135,14 +135,19 @@ export class PluginHost {
       if (names.has(plugin.name)) throw new PluginError(`plugin ${plugin.name} is listed twice`);
       names.add(plugin.name);
     }
+    const unknown = deps.config.disabledPlugins.filter((name) => !names.has(name));
+    if (unknown.length > 0) {
+      throw new PluginError(`KEIYAKU_PLUGINS_DISABLED names no such plugin: ${unknown.join(', ')} (known: ${[...names].join(', ')})`);
+    }
     this.disabled = available.filter((p) => deps.config.disabledPlugins.includes(p.name)).map((p) => p.name);
   }
 
   /** Validates configuration and dependencies, then migrates every enabled plugin. */
   async load(): Promise<void> {
     const enabled = this.available.filter((p) => !this.disabled.includes(p.name));
-    const ordered = orderPlugins(enabled);
-    this.loaded = ordered.map((plugin) => ({ plugin, ctx: this.contextFor(plugin) }));
+    // STYLE.md's order: every configuration is validated before dependencies are checked.
+    const contexts = new Map(enabled.map((plugin) => [plugin.name, this.contextFor(plugin)]));
+    this.loaded = orderPlugins(enabled).map((plugin) => ({ plugin, ctx: contexts.get(plugin.name)! }));
     for (const { plugin } of this.loaded) {
       if (plugin.migrations) await migrateFolder(this.deps.knex, plugin.migrations, `knex_migrations_${plugin.name.replace(/-/g, '_')}`);
     }

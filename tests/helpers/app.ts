@@ -26,8 +26,16 @@ export interface TestApp {
  * Starts the real service on its own copy of the migrated database (PostgreSQL or PGlite, per the project), on a
  * free port, with a clock the test can advance. Requests may claim a client IP with X-Forwarded-For.
  */
-export async function startApp(options: { env?: Record<string, string>; plugins?: Plugin<never>[] } = {}): Promise<TestApp> {
-  const isolated = await isolatedDatabase(inject('dbKind'), inject('dbTemplate'));
+export async function startApp(
+  options: {
+    env?: Record<string, string>;
+    plugins?: Plugin<never>[];
+    /** Run on this app's database (call its `service.close()` first); that app keeps owning and dropping it. */
+    databaseOf?: TestApp;
+  } = {},
+): Promise<TestApp> {
+  const shared = options.databaseOf;
+  const isolated = shared ? null : await isolatedDatabase(inject('dbKind'), inject('dbTemplate'));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keiyaku-test-'));
   const config = loadConfig({
     KEIYAKU_DATA_DIR: dataDir,
@@ -39,8 +47,8 @@ export async function startApp(options: { env?: Record<string, string>; plugins?
     KEIYAKU_PLUGIN_MAIL_RETRY_DELAY_SECONDS: '1',
     ...options.env,
   });
-  config.database = isolated.config;
-  const database = await openDatabase(isolated.config);
+  config.database = shared ? shared.service.deps.config.database : isolated!.config;
+  const database = shared ? shared.service.database : await openDatabase(isolated!.config);
   const clock = new ManualClock();
   const service = await createService(config, {
     clock,
@@ -59,8 +67,10 @@ export async function startApp(options: { env?: Record<string, string>; plugins?
     dataDir,
     async close() {
       await service.close();
-      await database.close();
-      await isolated.drop();
+      if (isolated) {
+        await database.close();
+        await isolated.drop();
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
