@@ -1,0 +1,266 @@
+/**
+ * `npm run bench`: HTTP throughput of the real service, in-process, measured with autocannon.
+ *
+ * Starts Keiyaku through createService (embedded PGlite in a temporary data folder, or PostgreSQL when
+ * DATABASE_URL is set), signs an organization up and its owner in through the API, then loads
+ *   GET /healthz       the framework ceiling: trace id, error mapper, security headers, routing, no database;
+ *   GET /core/v1/me    an authenticated read: JWT check, then the session (with user, organization and IP list),
+ *                      user + organization and password-policy queries;
+ * one after the other, each after a warm-up, and prints both side by side with the ratio /me ÷ /healthz.
+ *
+ * Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_WARMUP_SECONDS (2), BENCH_PIPELINING (1),
+ * BENCH_WORKERS (1: autocannon's worker threads, off the server's event loop), plus the
+ * service's own variables (DATABASE_URL, KEIYAKU_WORKERS, KEIYAKU_VALIDATE_RESPONSES ...). Job workers and
+ * response validation are off unless set, so the figures are those of the request path alone.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { loadConfig } from '../core/config.ts';
+import { createService, type Service } from '../core/service.ts';
+
+function intFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+const SECONDS = intFromEnv('BENCH_SECONDS', 10, 1);
+const CONNECTIONS = intFromEnv('BENCH_CONNECTIONS', 50, 1);
+const WARMUP_SECONDS = intFromEnv('BENCH_WARMUP_SECONDS', 2, 0);
+const PIPELINING = intFromEnv('BENCH_PIPELINING', 1, 1);
+/** autocannon runs in worker threads, so the load generator does not share the server's event loop. */
+const LOAD_WORKERS = intFromEnv('BENCH_WORKERS', 1, 1);
+
+interface Target {
+  label: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+/** Calls the API with a JSON body and returns the parsed answer; anything but `expected` stops the run. */
+async function call<T>(
+  base: string,
+  method: string,
+  url: string,
+  expected: number,
+  body?: unknown,
+  token?: string,
+) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (response.status !== expected) {
+    throw new Error(`${method} ${url} answered ${response.status} (expected ${expected}): ${text}`);
+  }
+  return JSON.parse(text) as T;
+}
+
+/** Signs an organization up and its owner in; returns the bearer token. */
+async function signUpAndIn(base: string): Promise<string> {
+  const terms = await call<{ data: { id: string } }>(base, 'GET', '/core/v1/terms/current', 200);
+  const acceptTermId = terms.data.id;
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const loginId = `bench-${suffix}`;
+  const password = 'Load2test9';
+  await call(base, 'POST', '/core/v1/signup', 201, {
+    data: {
+      type: 'SignUp',
+      attributes: {
+        organizationName: `Bench ${suffix}`,
+        loginId,
+        userName: 'Bench Owner',
+        email: `${loginId}@example.com`,
+        password,
+        passwordConfirmation: password,
+        locale: 'en',
+        acceptTermId,
+      },
+    },
+  });
+  const auth = await call<{ data: { attributes: { authorizationToken: string } } }>(
+    base,
+    'POST',
+    '/core/v1/auth',
+    201,
+    {
+      data: { type: 'Auth', attributes: { loginId, password, acceptTermId } },
+    },
+  );
+  const token = auth.data.attributes.authorizationToken;
+  await call(base, 'GET', '/core/v1/me', 200, undefined, token); // the token works before the load starts
+  return token;
+}
+
+async function load(base: string, target: Target, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `${base}${target.path}`,
+    method: 'GET',
+    headers: { accept: 'application/json', ...target.headers },
+    connections: CONNECTIONS,
+    pipelining: PIPELINING,
+    workers: LOAD_WORKERS,
+    duration,
+  });
+}
+
+async function measure(base: string, target: Target): Promise<Figures> {
+  if (WARMUP_SECONDS > 0) await load(base, target, WARMUP_SECONDS);
+  const result = await load(base, target, SECONDS);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+function printTable(title: string, targets: Target[], figures: Figures[]): void {
+  const [ceiling, read] = figures as [Figures, Figures];
+  const number = (value: number) => Math.round(value).toLocaleString('en-US');
+  // autocannon's latency histogram has whole-millisecond resolution.
+  const ms = (value: number) => (value < 1 ? '<1 ms' : `${Math.round(value)} ms`);
+  const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : `${(a / b).toFixed(2)}×`);
+  const rows: string[][] = [
+    ['', ...targets.map((t) => t.label), '/me ÷ /healthz'],
+    [
+      'req/s (average)',
+      number(ceiling.requestsPerSecond),
+      number(read.requestsPerSecond),
+      ratio(read.requestsPerSecond, ceiling.requestsPerSecond),
+    ],
+    ['latency p50', ms(ceiling.p50), ms(read.p50), ratio(read.p50, ceiling.p50)],
+    ['latency p99', ms(ceiling.p99), ms(read.p99), ratio(read.p99, ceiling.p99)],
+    ['requests', number(ceiling.total), number(read.total), ''],
+    ['errors / non-2xx', `${ceiling.errors} / ${ceiling.non2xx}`, `${read.errors} / ${read.non2xx}`, ''],
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('   ');
+  console.log(`\n${title}`);
+  console.log(line(rows[0]!));
+  console.log(widths.map((w) => '-'.repeat(w)).join('   '));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+/**
+ * Serves the app on a port of our own and counts the requests still being handled: when autocannon stops it drops
+ * its sockets with requests queued for a database connection, and those must finish before the database closes.
+ */
+async function serve(service: Service): Promise<{ base: string; close(): Promise<void> }> {
+  const handle = service.app.callback();
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    void handle(req, res).finally(() => {
+      if (--inFlight === 0) drained?.();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-'));
+  const config = loadConfig({
+    ...process.env,
+    KEIYAKU_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    KEIYAKU_WORKERS: process.env.KEIYAKU_WORKERS ?? 'false',
+    KEIYAKU_VALIDATE_RESPONSES: process.env.KEIYAKU_VALIDATE_RESPONSES ?? 'false',
+  });
+  const database =
+    config.database.kind === 'postgres'
+      ? `PostgreSQL (${new URL(config.database.url).pathname.slice(1)})`
+      : 'PGlite (embedded, temp dir)';
+  let service: Service | null = null;
+  let server: Awaited<ReturnType<typeof serve>> | null = null;
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await server?.close();
+      await service?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+  process.once('SIGINT', () => {
+    console.error('Interrupted: stopping the service ...');
+    void stop().finally(() => process.exit(130));
+  });
+  try {
+    console.log(`Starting Keiyaku on ${database} ...`);
+    service = await createService(config);
+    server = await serve(service);
+    const { base } = server;
+    const token = await signUpAndIn(base);
+    const targets: Target[] = [
+      { label: 'GET /healthz', path: '/healthz' },
+      { label: 'GET /core/v1/me', path: '/core/v1/me', headers: { authorization: `Bearer ${token}` } },
+    ];
+    const figures: Figures[] = [];
+    const loadBefore = os.loadavg()[0]!;
+    for (const target of targets) {
+      console.log(`Loading ${target.label}: ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s ...`);
+      figures.push(await measure(base, target));
+    }
+    const cpus = os.cpus();
+    printTable(
+      `Keiyaku ${database} · ${CONNECTIONS} connections${PIPELINING > 1 ? ` × ${PIPELINING} pipelined` : ''} · ` +
+        `${SECONDS} s each after ${WARMUP_SECONDS} s warm-up · Node ${process.version} · ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}` +
+        ` · autocannon in ${LOAD_WORKERS} worker thread${LOAD_WORKERS > 1 ? 's' : ''} of the same process` +
+        ` · 1-min load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after`,
+      targets,
+      figures,
+    );
+    if (figures.some((f) => f.errors > 0 || f.non2xx > 0)) process.exitCode = 1;
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
