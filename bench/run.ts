@@ -26,8 +26,7 @@ function intFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min)
-    throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return value;
 }
 
@@ -54,14 +53,7 @@ interface Figures {
 }
 
 /** Calls the API with a JSON body and returns the parsed answer; anything but `expected` stops the run. */
-async function call<T>(
-  base: string,
-  method: string,
-  url: string,
-  expected: number,
-  body?: unknown,
-  token?: string,
-) {
+async function call<T>(base: string, method: string, url: string, expected: number, body?: unknown, token?: string) {
   const response = await fetch(`${base}${url}`, {
     method,
     headers: {

@@ -4,8 +4,7 @@ import path from 'node:path';
 
 /** Where the database lives: PostgreSQL by URL, or the embedded PGlite under the data folder. */
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; schema?: string }
-  | { kind: 'pglite'; dataDir: string | null; loadFrom?: Blob };
+  { kind: 'postgres'; url: string; schema?: string } | { kind: 'pglite'; dataDir: string | null; loadFrom?: Blob };
 
 export interface Config {
   port: number;

@@ -65,7 +65,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   const oplog = new OperationLog(clock);
   const mailer = new Mailer(jobs);
-  let host: PluginHost;
   const deps: CoreDeps = {
     config,
     database,
@@ -77,7 +76,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     logger,
     events: { emit: (event, payload) => host.emit(event, payload) },
   };
-  host = new PluginHost(options.plugins ?? BUILT_IN_PLUGINS, deps);
+  const host = new PluginHost(options.plugins ?? BUILT_IN_PLUGINS, deps);
   await host.load();
 
   const contract = loadContract();

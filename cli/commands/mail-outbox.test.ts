@@ -24,12 +24,7 @@ const oldest = mail(
   '【Keiyaku】ご登録ありがとうございます',
   '山田 太郎 様\n\nご登録ありがとうございます。',
 );
-const middle = mail(
-  'user-id-reminder',
-  'middle@example.com',
-  '【Keiyaku】ユーザーIDのお知らせ',
-  'ユーザーID: owner-1',
-);
+const middle = mail('user-id-reminder', 'middle@example.com', '【Keiyaku】ユーザーIDのお知らせ', 'ユーザーID: owner-1');
 const newest = mail(
   'password-reset',
   'newest@example.com',

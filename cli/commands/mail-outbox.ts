@@ -46,10 +46,7 @@ export async function readOutbox(folder: string, limit: number): Promise<OutboxM
     }),
   );
   return mails
-    .sort(
-      (a, b) =>
-        b.sortKey[0] - a.sortKey[0] || b.sortKey[1] - a.sortKey[1] || b.mail.id.localeCompare(a.mail.id),
-    )
+    .sort((a, b) => b.sortKey[0] - a.sortKey[0] || b.sortKey[1] - a.sortKey[1] || b.mail.id.localeCompare(a.mail.id))
     .slice(0, limit)
     .map((entry) => entry.mail);
 }
@@ -60,14 +57,9 @@ export function formatOutbox(mails: OutboxMail[], folder: string): string {
   const rule = `${'-'.repeat(72)}\n`;
   return mails
     .map((mail) =>
-      [
-        `Date:    ${mail.date ?? '(none)'}`,
-        `To:      ${mail.to}`,
-        `Subject: ${mail.subject}`,
-        '',
-        mail.text,
-        '',
-      ].join('\n'),
+      [`Date:    ${mail.date ?? '(none)'}`, `To:      ${mail.to}`, `Subject: ${mail.subject}`, '', mail.text, ''].join(
+        '\n',
+      ),
     )
     .map((block) => rule + block)
     .join('');

@@ -2,13 +2,7 @@ import type { Plan } from '../http/context.ts';
 
 /** Features a plan or paid option can switch on; routes and plugins declare the one they need. */
 export type PlanFeature =
-  | 'ipRestriction'
-  | 'customProperties'
-  | 'templates'
-  | 'box'
-  | 'sso'
-  | 'advancedSignature'
-  | 'longTermSignature';
+  'ipRestriction' | 'customProperties' | 'templates' | 'box' | 'sso' | 'advancedSignature' | 'longTermSignature';
 
 const STANDARD: PlanFeature[] = ['ipRestriction', 'customProperties', 'templates', 'box'];
 

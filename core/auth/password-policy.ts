@@ -19,7 +19,8 @@ const PASSWORD = '/data/attributes/password';
 /** The rules a password can break on its own (without history), each as its own field error. */
 export function passwordRuleViolations(password: string, loginId: string, policy: PasswordPolicy): FieldError[] {
   const errors: FieldError[] = [];
-  const add = (code: FieldError['code'], params?: FieldError['params']) => errors.push({ code, pointer: PASSWORD, params });
+  const add = (code: FieldError['code'], params?: FieldError['params']) =>
+    errors.push({ code, pointer: PASSWORD, params });
   if (!HALF_WIDTH.test(password)) add('PASSWORD_NOT_HALF_WIDTH');
   if (password.length < policy.minLength) add('PASSWORD_TOO_SHORT', { min: policy.minLength });
   if (!/[a-z]/.test(password)) add('PASSWORD_REQUIRES_LOWERCASE');

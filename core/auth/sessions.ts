@@ -45,8 +45,15 @@ export class Sessions {
   private async issue(trx: Knex.Transaction, user: SessionUser, sessionId: string): Promise<TokenPair> {
     const now = this.clock.now();
     const refreshToken = newOpaqueToken();
-    await trx('refresh_tokens').insert({ session_id: sessionId, token_hash: hashOpaqueToken(refreshToken), created_at: now });
-    const authorizationToken = await this.signer.issue({ uid: user.id, oid: user.organization_id, sid: sessionId }, now);
+    await trx('refresh_tokens').insert({
+      session_id: sessionId,
+      token_hash: hashOpaqueToken(refreshToken),
+      created_at: now,
+    });
+    const authorizationToken = await this.signer.issue(
+      { uid: user.id, oid: user.organization_id, sid: sessionId },
+      now,
+    );
     return { authorizationToken, refreshToken };
   }
 
@@ -74,7 +81,12 @@ export class Sessions {
         return { error: new AppError('REFRESH_TOKEN_INVALID') };
       }
       const user = { id: token.user_id as string, organization_id: token.organization_id as string };
-      const log = { organizationId: user.organization_id, actorUserId: user.id, targetType: 'session', targetId: token.session_id };
+      const log = {
+        organizationId: user.organization_id,
+        actorUserId: user.id,
+        targetType: 'session',
+        targetId: token.session_id,
+      };
       if (token.revoked_at) return { error: new AppError('SESSION_REVOKED') };
       if (token.rotated_at) {
         await this.revokeIn(trx, token.session_id, 'refresh-token-reuse', now);
@@ -97,7 +109,10 @@ export class Sessions {
   }
 
   private async revokeIn(trx: Knex, sessionId: string, reason: string, now: Date): Promise<void> {
-    await trx('auth_sessions').where({ id: sessionId }).whereNull('revoked_at').update({ revoked_at: now, revoked_reason: reason });
+    await trx('auth_sessions')
+      .where({ id: sessionId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now, revoked_reason: reason });
   }
 
   /** Ends one session (sign-out). */
@@ -114,7 +129,7 @@ export class Sessions {
 
   /** Resolves the principal of a bearer request: a genuine unexpired token of a live, recently active session. */
   authenticator() {
-    return async (ctx: Context, req: RequestContext): Promise<Principal> => {
+    return async (ctx: Context, _req: RequestContext): Promise<Principal> => {
       const header = ctx.get('authorization');
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new AppError('UNAUTHENTICATED');

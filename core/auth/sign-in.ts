@@ -103,7 +103,13 @@ export class SignIn {
 
   /** The first-password-change and expired-password-change screens: change, then sign in. */
   async changePasswordAndSignIn(
-    input: { loginId: string; currentPassword: string; password: string; passwordConfirmation: string; acceptTermId?: string },
+    input: {
+      loginId: string;
+      currentPassword: string;
+      password: string;
+      passwordConfirmation: string;
+      acceptTermId?: string;
+    },
     req: RequestContext,
   ): Promise<TokenPair> {
     const user = await this.authenticate(input.loginId, input.currentPassword, req);

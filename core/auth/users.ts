@@ -39,13 +39,15 @@ export async function findUserById(knex: Knex, id: string): Promise<AuthUser | n
 
 /** Stores a new password hash, keeps it in the history and clears the temporary-password state. */
 export async function storePassword(trx: Knex.Transaction, userId: string, hash: string, now: Date): Promise<void> {
-  await trx('users').where({ id: userId }).update({
-    password_hash: hash,
-    password_changed_at: now,
-    must_change_password: false,
-    temporary_password_expires_at: null,
-    updated_at: now,
-    lock_version: trx.raw('lock_version + 1'),
-  });
+  await trx('users')
+    .where({ id: userId })
+    .update({
+      password_hash: hash,
+      password_changed_at: now,
+      must_change_password: false,
+      temporary_password_expires_at: null,
+      updated_at: now,
+      lock_version: trx.raw('lock_version + 1'),
+    });
   await trx('password_history').insert({ user_id: userId, password_hash: hash, created_at: now });
 }

@@ -118,7 +118,9 @@ export class Contract {
     const response = this.resolve(declared as Json);
     const content = response.content as Record<string, Json> | undefined;
     if (!content) {
-      return body === undefined || body === '' || body === null ? [] : [`${op.operationId} ${status}: body not declared`];
+      return body === undefined || body === '' || body === null
+        ? []
+        : [`${op.operationId} ${status}: body not declared`];
     }
     const mediaType = (contentType ?? '').split(';')[0]!.trim();
     if (!content[mediaType]) return [`${op.operationId} ${status}: content type ${mediaType || 'none'} not declared`];
@@ -157,7 +159,8 @@ export function pointersOf(errors: ErrorObject[], prefix = ''): { pointer: strin
   return errors.map((error) => {
     let pointer = error.instancePath;
     if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
-    if (error.keyword === 'additionalProperties') pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    if (error.keyword === 'additionalProperties')
+      pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
     return { pointer: `${prefix}${pointer}` || '/', message: error.message ?? 'is invalid' };
   });
 }

@@ -10,18 +10,20 @@ import { type Contract, type ContractOperation, pointersOf } from './document.ts
 
 type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
-type JsonBody<K extends OperationId> = Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
-  ? B
-  : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B | undefined
-    : undefined;
-type Params<K extends OperationId, L extends 'path' | 'query'> = Op<K> extends { parameters: infer P }
-  ? P extends Record<L, infer V>
-    ? V extends undefined
-      ? Record<string, never>
-      : NonNullable<V>
-    : Record<string, never>
-  : Record<string, never>;
+type JsonBody<K extends OperationId> =
+  Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
+    ? B
+    : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? B | undefined
+      : undefined;
+type Params<K extends OperationId, L extends 'path' | 'query'> =
+  Op<K> extends { parameters: infer P }
+    ? P extends Record<L, infer V>
+      ? V extends undefined
+        ? Record<string, never>
+        : NonNullable<V>
+      : Record<string, never>
+    : Record<string, never>;
 
 /** What a handler receives: validated input and the request context, never Koa's ctx. */
 export interface OperationInput<K extends OperationId> {
@@ -153,9 +155,11 @@ export class ApiRouter {
     const validate = this.contract.parameterValidator(op, location);
     if (validate(value)) return value;
     throw AppError.invalid(
-      pointersOf(validate.errors ?? []).map(
-        (e): FieldError => ({ code: 'VALIDATION_FAILED', pointer: e.pointer, detail: `${location} ${e.pointer} ${e.message}` }),
-      ),
+      pointersOf(validate.errors ?? []).map((e): FieldError => ({
+        code: 'VALIDATION_FAILED',
+        pointer: e.pointer,
+        detail: `${location} ${e.pointer} ${e.message}`,
+      })),
     );
   }
 

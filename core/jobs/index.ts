@@ -35,10 +35,7 @@ export class JobQueue {
     private readonly options: { pollingIntervalSeconds?: number; runWorkers?: boolean } = {},
   ) {
     // PostgreSQL gets pg-boss's own pool; PGlite has one connection, shared through knex's pool of one.
-    const connection =
-      db.kind === 'postgres'
-        ? { connectionString: db.url!, max: 4 }
-        : { db: executorOf(db.knex) };
+    const connection = db.kind === 'postgres' ? { connectionString: db.url!, max: 4 } : { db: executorOf(db.knex) };
     this.boss = new PgBoss({ ...connection, schema: 'pgboss', schedule: false, supervise: true });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
   }

@@ -212,12 +212,8 @@ describe('plugin host start-up checks', () => {
   });
 
   it('refuses a plugin name that is not kebab-case, or listed twice', async () => {
-    expect((await bootFailure([tracer('Bad_Name')])).error.message).toBe(
-      'plugin name "Bad_Name" is not kebab-case',
-    );
-    expect((await bootFailure([tracer('twin'), tracer('twin')])).error.message).toBe(
-      'plugin twin is listed twice',
-    );
+    expect((await bootFailure([tracer('Bad_Name')])).error.message).toBe('plugin name "Bad_Name" is not kebab-case');
+    expect((await bootFailure([tracer('twin'), tracer('twin')])).error.message).toBe('plugin twin is listed twice');
   });
 });
 
@@ -277,9 +273,7 @@ describe('a service running test plugins', () => {
     const { knex } = app.service.deps;
     const applied = await knex('knex_migrations_host_notes').pluck('name');
     expect(applied).toEqual(['20261121000000_host_notes_entries']);
-    expect(
-      await knex('knex_migrations').where({ name: '20261121000000_host_notes_entries' }).first(),
-    ).toBeUndefined();
+    expect(await knex('knex_migrations').where({ name: '20261121000000_host_notes_entries' }).first()).toBeUndefined();
     expect(await knex.schema.hasTable('host_notes_entries')).toBe(true);
     // Plugins without migrations get no table.
     expect(await knex.schema.hasTable('knex_migrations_audit_trail')).toBe(false);
@@ -303,10 +297,7 @@ describe('a service running test plugins', () => {
       `audit-trail organization.signed_up ${org.organizationId}`,
     ]);
 
-    await app.service.deps
-      .knex('organizations')
-      .where({ id: org.organizationId })
-      .update({ plan: 'standard' });
+    await app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan: 'standard' });
     await signIn(app, org.loginId);
     expect(heard.filter((line) => line.endsWith(org.organizationId))).toEqual([
       `audit-trail organization.signed_up ${org.organizationId}`,
@@ -322,10 +313,7 @@ describe('a service running test plugins', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.errors[0].code).toBe('PLAN_FEATURE_UNAVAILABLE');
 
-    await app.service.deps
-      .knex('organizations')
-      .where({ id: org.organizationId })
-      .update({ plan: 'standard' });
+    await app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan: 'standard' });
     const allowed = await app.api.call('listMailDeliveries', { token });
     expect(allowed.status).toBe(200);
     expect(allowed.body).toEqual({ data: [], meta: { total: 0 } });

@@ -91,7 +91,8 @@ export function orderPlugins(plugins: Plugin<never>[]): Plugin<never>[] {
     state.set(plugin.name, 'visiting');
     for (const dependency of plugin.dependsOn ?? []) {
       const target = byName.get(dependency);
-      if (!target) throw new PluginError(`plugin ${plugin.name} depends on ${dependency}, which is missing or turned off`);
+      if (!target)
+        throw new PluginError(`plugin ${plugin.name} depends on ${dependency}, which is missing or turned off`);
       visit(target, [...path, plugin.name]);
     }
     state.set(plugin.name, 'done');
@@ -131,13 +132,16 @@ export class PluginHost {
   ) {
     const names = new Set<string>();
     for (const plugin of available) {
-      if (!/^[a-z][a-z0-9-]*$/.test(plugin.name)) throw new PluginError(`plugin name "${plugin.name}" is not kebab-case`);
+      if (!/^[a-z][a-z0-9-]*$/.test(plugin.name))
+        throw new PluginError(`plugin name "${plugin.name}" is not kebab-case`);
       if (names.has(plugin.name)) throw new PluginError(`plugin ${plugin.name} is listed twice`);
       names.add(plugin.name);
     }
     const unknown = deps.config.disabledPlugins.filter((name) => !names.has(name));
     if (unknown.length > 0) {
-      throw new PluginError(`KEIYAKU_PLUGINS_DISABLED names no such plugin: ${unknown.join(', ')} (known: ${[...names].join(', ')})`);
+      throw new PluginError(
+        `KEIYAKU_PLUGINS_DISABLED names no such plugin: ${unknown.join(', ')} (known: ${[...names].join(', ')})`,
+      );
     }
     this.disabled = available.filter((p) => deps.config.disabledPlugins.includes(p.name)).map((p) => p.name);
   }
@@ -149,14 +153,18 @@ export class PluginHost {
     const contexts = new Map(enabled.map((plugin) => [plugin.name, this.contextFor(plugin)]));
     this.loaded = orderPlugins(enabled).map((plugin) => ({ plugin, ctx: contexts.get(plugin.name)! }));
     for (const { plugin } of this.loaded) {
-      if (plugin.migrations) await migrateFolder(this.deps.knex, plugin.migrations, `knex_migrations_${plugin.name.replace(/-/g, '_')}`);
+      if (plugin.migrations)
+        await migrateFolder(this.deps.knex, plugin.migrations, `knex_migrations_${plugin.name.replace(/-/g, '_')}`);
     }
   }
 
   private contextFor(plugin: Plugin<never>): PluginContext<never> {
     let config: unknown = {};
     if (plugin.config) {
-      const raw = plugin.config.read(this.deps.config, this.deps.config.pluginConfig[plugin.name.replace(/-/g, '')] ?? {});
+      const raw = plugin.config.read(
+        this.deps.config,
+        this.deps.config.pluginConfig[plugin.name.replace(/-/g, '')] ?? {},
+      );
       const ajv = new Ajv2020({ useDefaults: true, coerceTypes: true, allErrors: true, strict: false });
       const validate = ajv.compile(plugin.config.schema);
       if (!validate(raw)) {
@@ -193,7 +201,8 @@ export class PluginHost {
       };
       plugin.routes?.(router, ctx);
       for (const [name, job] of Object.entries(plugin.jobs ?? {}) as [string, PluginJob<never>][]) {
-        if (!name.startsWith(`${plugin.name}.`)) throw new PluginError(`plugin ${plugin.name}: job ${name} lacks its prefix`);
+        if (!name.startsWith(`${plugin.name}.`))
+          throw new PluginError(`plugin ${plugin.name}: job ${name} lacks its prefix`);
         this.deps.jobs.register(name, (j) => job.handler(j, ctx), job.policy?.(ctx.config));
       }
     }

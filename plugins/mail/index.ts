@@ -56,14 +56,19 @@ export const mailPlugin = definePlugin<MailConfig>({
 
   jobs: {
     [MAIL_SEND_JOB]: {
-      policy: (config) => ({ retryLimit: config.retryLimit, retryDelaySeconds: config.retryDelaySeconds, retryBackoff: true }),
+      policy: (config) => ({
+        retryLimit: config.retryLimit,
+        retryDelaySeconds: config.retryDelaySeconds,
+        retryBackoff: true,
+      }),
       async handler(job, ctx) {
         const mail = job.data as OutgoingMail;
         if (await ctx.db('mail_deliveries').where({ id: mail.id }).first('id')) return; // delivered before a crash
         const transport = transports.get(ctx);
         if (!transport) throw new Error('mail transport not started');
         const messageId = await transport.deliver(mail, ctx.config.from);
-        await ctx.db('mail_deliveries')
+        await ctx
+          .db('mail_deliveries')
           .insert({
             id: mail.id,
             organization_id: mail.organizationId,
@@ -84,7 +89,8 @@ export const mailPlugin = definePlugin<MailConfig>({
 
   hooks: {
     async 'organization.signed_up'(event, ctx) {
-      const owner = await ctx.db('users as u')
+      const owner = await ctx
+        .db('users as u')
         .join('organizations as o', 'o.id', 'u.organization_id')
         .where('u.id', event.ownerUserId)
         .first('u.name', 'u.email', 'u.locale', 'u.login_id', 'o.name as organization');
@@ -94,7 +100,12 @@ export const mailPlugin = definePlugin<MailConfig>({
           kind: 'welcome',
           to: owner.email,
           locale: owner.locale,
-          params: { name: owner.name, organization: owner.organization, loginId: owner.login_id, link: `${ctx.publicUrl}/login` },
+          params: {
+            name: owner.name,
+            organization: owner.organization,
+            loginId: owner.login_id,
+            link: `${ctx.publicUrl}/login`,
+          },
           organizationId: event.organizationId,
           userId: event.ownerUserId,
         }),

@@ -123,9 +123,7 @@ describe('mail plugin over SMTP', () => {
     expect(mail.text).toContain('山田 太郎 様');
     expect(mail.text).toContain(org.loginId);
     expect(mail.envelope.from).toBe('no-reply@keiyaku.localhost');
-    expect(await queuedMails(app, org.email)).toEqual([
-      { id: delivery!.id, state: 'completed', retry_count: 0 },
-    ]);
+    expect(await queuedMails(app, org.email)).toEqual([{ id: delivery!.id, state: 'completed', retry_count: 0 }]);
   });
 
   it('delivers a password-reset mail over SMTP whose link resets the password', async () => {
@@ -231,10 +229,7 @@ describe('mail plugin over SMTP', () => {
     expect(await jobs.send(MAIL_SEND_JOB, mail, { id: mail.id })).toBe(mail.id);
     expect(await jobs.send(MAIL_SEND_JOB, mail, { id: mail.id })).toBeNull();
     await sink.waitFor((m) => m.messageId === `<${mail.id}@keiyaku.mail>`);
-    await until(
-      'the job to complete',
-      async () => (await queuedMails(app, mail.to))[0]?.state === 'completed',
-    );
+    await until('the job to complete', async () => (await queuedMails(app, mail.to))[0]?.state === 'completed');
     expect(await queuedMails(app, mail.to)).toHaveLength(1);
     expect(sink.to(mail.to)).toHaveLength(1);
     expect(await deliveriesTo(app, mail.to)).toHaveLength(1);
@@ -317,9 +312,7 @@ describe('mail plugin without SMTP_URL', () => {
       Date.parse(d.attributes.deliveredAt),
     );
     expect(times).toEqual([...times].sort((x, y) => y - x));
-    expect(all.body.data.every((d: { attributes: { to: string } }) => d.attributes.to === a.email)).toBe(
-      true,
-    );
+    expect(all.body.data.every((d: { attributes: { to: string } }) => d.attributes.to === a.email)).toBe(true);
 
     const tokenB = (await signIn(app, b.loginId)).authorizationToken;
     const ofB = await app.api.call('listMailDeliveries', { token: tokenB });

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../core/auth/passwords.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { currentTermsId, PASSWORD, signIn, signInBody, signUpOrganization, uniqueLoginId } from '../helpers/accounts.ts';
+import {
+  currentTermsId,
+  PASSWORD,
+  signIn,
+  signInBody,
+  signUpOrganization,
+  uniqueLoginId,
+} from '../helpers/accounts.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -10,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
-const ipList = (...cidrs: string[]) => ({ data: cidrs.map((cidr) => ({ type: 'IpRestriction', attributes: { cidr } })) });
+const ipList = (...cidrs: string[]) => ({
+  data: cidrs.map((cidr) => ({ type: 'IpRestriction', attributes: { cidr } })),
+});
 
 async function standardOrganization() {
   const org = await signUpOrganization(app);
@@ -91,8 +100,15 @@ describe('IP restriction', () => {
   it('refuses sign-in from an address outside the list', async () => {
     const org = await standardOrganization();
     const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
-    await app.api.call('replaceIpRestrictions', { token, body: ipList('203.0.113.0/24'), headers: from('203.0.113.7') });
-    const response = await app.api.call('signIn', { body: signInBody(org.loginId, PASSWORD), headers: from('192.0.2.1') });
+    await app.api.call('replaceIpRestrictions', {
+      token,
+      body: ipList('203.0.113.0/24'),
+      headers: from('203.0.113.7'),
+    });
+    const response = await app.api.call('signIn', {
+      body: signInBody(org.loginId, PASSWORD),
+      headers: from('192.0.2.1'),
+    });
     expect(response.status).toBe(403);
     expect(response.body.errors[0].code).toBe('IP_RESTRICTED');
   });
@@ -100,9 +116,16 @@ describe('IP restriction', () => {
   it('requires the first registration to include the caller’s own address', async () => {
     const org = await standardOrganization();
     const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
-    const response = await app.api.call('replaceIpRestrictions', { token, body: ipList('10.0.0.0/8'), headers: from('203.0.113.7') });
+    const response = await app.api.call('replaceIpRestrictions', {
+      token,
+      body: ipList('10.0.0.0/8'),
+      headers: from('203.0.113.7'),
+    });
     expect(response.status).toBe(422);
-    expect(response.body.errors[0]).toMatchObject({ code: 'IP_RESTRICTION_EXCLUDES_OWN_IP', source: { pointer: '/data' } });
+    expect(response.body.errors[0]).toMatchObject({
+      code: 'IP_RESTRICTION_EXCLUDES_OWN_IP',
+      source: { pointer: '/data' },
+    });
     const rows = await app.service.deps.knex('ip_restrictions').where({ organization_id: org.organizationId });
     expect(rows).toHaveLength(0);
   });
@@ -110,8 +133,16 @@ describe('IP restriction', () => {
   it('refuses to remove the caller’s own address from the list', async () => {
     const org = await standardOrganization();
     const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
-    await app.api.call('replaceIpRestrictions', { token, body: ipList('203.0.113.7', '10.0.0.0/8'), headers: from('203.0.113.7') });
-    const response = await app.api.call('replaceIpRestrictions', { token, body: ipList('10.0.0.0/8'), headers: from('203.0.113.7') });
+    await app.api.call('replaceIpRestrictions', {
+      token,
+      body: ipList('203.0.113.7', '10.0.0.0/8'),
+      headers: from('203.0.113.7'),
+    });
+    const response = await app.api.call('replaceIpRestrictions', {
+      token,
+      body: ipList('10.0.0.0/8'),
+      headers: from('203.0.113.7'),
+    });
     expect(response.body.errors[0].code).toBe('IP_RESTRICTION_EXCLUDES_OWN_IP');
     const kept = await app.api.call('listIpRestrictions', { token, headers: from('203.0.113.7') });
     expect(kept.body.data).toHaveLength(2);
@@ -125,7 +156,9 @@ describe('IP restriction', () => {
       body: ipList('127.0.0.1', '300.1.1.1', '10.0.0.0/33', 'fe80::1'),
     });
     expect(response.status).toBe(422);
-    expect(response.body.errors.map((e: { code: string; source: { pointer: string } }) => [e.code, e.source.pointer])).toEqual([
+    expect(
+      response.body.errors.map((e: { code: string; source: { pointer: string } }) => [e.code, e.source.pointer]),
+    ).toEqual([
       ['IP_RESTRICTION_INVALID', '/data/1/attributes/cidr'],
       ['IP_RESTRICTION_INVALID', '/data/2/attributes/cidr'],
       ['IP_RESTRICTION_INVALID', '/data/3/attributes/cidr'],
@@ -146,7 +179,9 @@ describe('IP restriction', () => {
 
 describe('error model', () => {
   it('answers an unknown route with 404 ROUTE_NOT_FOUND in JSON:API form with the trace id', async () => {
-    const response = await fetch(`${app.url}/core/v1/no-such-thing`, { headers: { 'x-request-id': 'trace-404-abcdef' } });
+    const response = await fetch(`${app.url}/core/v1/no-such-thing`, {
+      headers: { 'x-request-id': 'trace-404-abcdef' },
+    });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toBe('trace-404-abcdef');
     const body = (await response.json()) as { errors: { code: string }[] };
@@ -164,7 +199,9 @@ describe('error model', () => {
   });
 
   it('answers a body that breaks the contract with 422 and a pointer per field', async () => {
-    const response = await app.api.call('signIn', { body: { data: { type: 'Auth', attributes: { loginId: 'x', extra: 1 } } } });
+    const response = await app.api.call('signIn', {
+      body: { data: { type: 'Auth', attributes: { loginId: 'x', extra: 1 } } },
+    });
     expect(response.status).toBe(422);
     const pointers = response.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
     expect(pointers).toEqual(['/data/attributes/extra', '/data/attributes/password']);

@@ -14,11 +14,20 @@ describe('the contract', () => {
   });
 
   it('fixes the sign-in operations at the paths the spec gives', () => {
-    expect(contract.operation('signIn')).toMatchObject({ method: 'POST', path: '/auth', base: '/core/v1', authenticated: false });
+    expect(contract.operation('signIn')).toMatchObject({
+      method: 'POST',
+      path: '/auth',
+      base: '/core/v1',
+      authenticated: false,
+    });
     expect(contract.operation('refreshAuth')).toMatchObject({ method: 'PATCH', path: '/auth', authenticated: false });
     expect(contract.operation('signOut')).toMatchObject({ method: 'DELETE', path: '/auth', authenticated: true });
     expect(contract.operation('signUp')).toMatchObject({ method: 'POST', path: '/signup', authenticated: false });
-    expect(contract.operation('getCurrentTerms')).toMatchObject({ method: 'GET', path: '/terms/current', authenticated: false });
+    expect(contract.operation('getCurrentTerms')).toMatchObject({
+      method: 'GET',
+      path: '/terms/current',
+      authenticated: false,
+    });
   });
 
   it('lists exactly the error codes of the server catalogue, each with a ja and an en message', () => {

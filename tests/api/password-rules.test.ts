@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  currentTermsId,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { currentTermsId, signIn, signInBody, signUpOrganization, uniqueLoginId } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import type { CallResult } from '../helpers/client.ts';
 
@@ -13,11 +7,7 @@ const DAY = 86_400_000;
 const at = (field: string) => `/data/attributes/${field}`;
 
 /** Asserts a 422 (or other) response carrying exactly these field errors, as [code, pointer] pairs. */
-function expectFieldErrors(
-  response: CallResult,
-  status: number,
-  expected: [code: string, pointer: string][],
-) {
+function expectFieldErrors(response: CallResult, status: number, expected: [code: string, pointer: string][]) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
   const got = response.body.errors.map((e: { code: string; source?: { pointer: string } }) => [
     e.code,
@@ -86,11 +76,7 @@ describe('password rules on changeMyPassword', () => {
     const response = await changeMyPassword(owner, 'brand-new-pass9');
     expect(response.status).toBe(204);
     expect((await app.api.call('getCurrentUser', { token: owner.token })).status).toBe(200);
-    expectError(
-      await app.api.call('getCurrentUser', { token: other.authorizationToken }),
-      401,
-      'SESSION_REVOKED',
-    );
+    expectError(await app.api.call('getCurrentUser', { token: other.authorizationToken }), 401, 'SESSION_REVOKED');
     expectError(
       await app.api.call('signIn', { body: signInBody(owner.loginId, owner.password) }),
       401,
@@ -126,9 +112,7 @@ describe('password rules on changeMyPassword', () => {
 
   it('rejects full-width characters with 422 PASSWORD_NOT_HALF_WIDTH', async () => {
     const owner = await signedInOwner();
-    expectFieldErrors(await refusedChange(owner, 'password1２'), 422, [
-      ['PASSWORD_NOT_HALF_WIDTH', at('password')],
-    ]);
+    expectFieldErrors(await refusedChange(owner, 'password1２'), 422, [['PASSWORD_NOT_HALF_WIDTH', at('password')]]);
   });
 
   it('rejects a password without a lowercase letter with 422 PASSWORD_REQUIRES_LOWERCASE', async () => {
@@ -140,9 +124,7 @@ describe('password rules on changeMyPassword', () => {
 
   it('rejects a password without a digit with 422 PASSWORD_REQUIRES_DIGIT', async () => {
     const owner = await signedInOwner();
-    expectFieldErrors(await refusedChange(owner, 'password-abc'), 422, [
-      ['PASSWORD_REQUIRES_DIGIT', at('password')],
-    ]);
+    expectFieldErrors(await refusedChange(owner, 'password-abc'), 422, [['PASSWORD_REQUIRES_DIGIT', at('password')]]);
   });
 
   it('rejects a password that contains the user ID with 422 PASSWORD_CONTAINS_USER_ID', async () => {
@@ -154,17 +136,13 @@ describe('password rules on changeMyPassword', () => {
 
   it('rejects the current password with 422 PASSWORD_SAME_AS_CURRENT', async () => {
     const owner = await signedInOwner();
-    expectFieldErrors(await refusedChange(owner, owner.password), 422, [
-      ['PASSWORD_SAME_AS_CURRENT', at('password')],
-    ]);
+    expectFieldErrors(await refusedChange(owner, owner.password), 422, [['PASSWORD_SAME_AS_CURRENT', at('password')]]);
   });
 
   it("rejects one of the last N passwords (the organization's reuse count) with 422 PASSWORD_REUSED", async () => {
     const owner = await signedInOwner();
     const { knex } = app.service.deps;
-    await knex('password_policies')
-      .where({ organization_id: owner.organizationId })
-      .update({ reuse_count: 3 });
+    await knex('password_policies').where({ organization_id: owner.organizationId }).update({ reuse_count: 3 });
     const first = owner.password;
     expect((await changeMyPassword(owner, 'second-pass2')).status).toBe(204);
     expect((await changeMyPassword({ ...owner, password: 'second-pass2' }, 'third-pass3')).status).toBe(204);
@@ -180,12 +158,8 @@ describe('password rules on changeMyPassword', () => {
     }
 
     // With a count of 2 the first password has left the window (current and the one before are kept).
-    await knex('password_policies')
-      .where({ organization_id: owner.organizationId })
-      .update({ reuse_count: 2 });
-    expectFieldErrors(await changeMyPassword(current, 'second-pass2'), 422, [
-      ['PASSWORD_REUSED', at('password')],
-    ]);
+    await knex('password_policies').where({ organization_id: owner.organizationId }).update({ reuse_count: 2 });
+    expectFieldErrors(await changeMyPassword(current, 'second-pass2'), 422, [['PASSWORD_REUSED', at('password')]]);
     expect((await changeMyPassword(current, first)).status).toBe(204);
   });
 
@@ -250,12 +224,7 @@ describe('password rules on signUp', () => {
   ][] = [
     ['a password shorter than 8 characters', () => 'abcde12', 'PASSWORD_TOO_SHORT', at('password')],
     ['full-width characters', () => 'password1２', 'PASSWORD_NOT_HALF_WIDTH', at('password')],
-    [
-      'a password without a lowercase letter',
-      () => 'PASSWORD123',
-      'PASSWORD_REQUIRES_LOWERCASE',
-      at('password'),
-    ],
+    ['a password without a lowercase letter', () => 'PASSWORD123', 'PASSWORD_REQUIRES_LOWERCASE', at('password')],
     ['a password without a digit', () => 'password-abc', 'PASSWORD_REQUIRES_DIGIT', at('password')],
     [
       'a password that contains the user ID',
@@ -290,8 +259,7 @@ describe('first password change (temporary password)', () => {
       .where({ id: org.ownerId })
       .update({
         must_change_password: true,
-        temporary_password_expires_at:
-          expiresInMs === null ? null : new Date(app.clock.now().getTime() + expiresInMs),
+        temporary_password_expires_at: expiresInMs === null ? null : new Date(app.clock.now().getTime() + expiresInMs),
       });
     return org;
   }
@@ -355,9 +323,7 @@ describe('first password change (temporary password)', () => {
       }),
     });
     expectFieldErrors(weak, 422, [['PASSWORD_TOO_SHORT', at('password')]]);
-    expect(
-      (await app.service.deps.knex('users').where({ id: org.ownerId }).first()).must_change_password,
-    ).toBe(true);
+    expect((await app.service.deps.knex('users').where({ id: org.ownerId }).first()).must_change_password).toBe(true);
   });
 
   it('refuses changePasswordAndSignIn with a wrong current password like a failed sign-in (401 INVALID_CREDENTIALS)', async () => {
@@ -385,14 +351,8 @@ describe('first password change (temporary password)', () => {
       password: 'my-own-pass7',
       passwordConfirmation: 'my-own-pass7',
     });
-    expectError(
-      await app.api.call('changePasswordAndSignIn', { body, headers: outside }),
-      403,
-      'IP_RESTRICTED',
-    );
-    expect(
-      (await app.service.deps.knex('users').where({ id: org.ownerId }).first()).must_change_password,
-    ).toBe(true);
+    expectError(await app.api.call('changePasswordAndSignIn', { body, headers: outside }), 403, 'IP_RESTRICTED');
+    expect((await app.service.deps.knex('users').where({ id: org.ownerId }).first()).must_change_password).toBe(true);
     const inside = await app.api.call('changePasswordAndSignIn', {
       body,
       headers: { 'x-forwarded-for': '192.0.2.10' },
@@ -416,9 +376,7 @@ describe('first password change (temporary password)', () => {
       }),
     });
     expectError(response, 401, 'TEMPORARY_PASSWORD_EXPIRED');
-    expect(
-      (await app.service.deps.knex('users').where({ id: org.ownerId }).first()).must_change_password,
-    ).toBe(true);
+    expect((await app.service.deps.knex('users').where({ id: org.ownerId }).first()).must_change_password).toBe(true);
   });
 });
 
@@ -432,11 +390,7 @@ describe('expired password', () => {
     app.clock.advance(29 * DAY);
     await signIn(app, org.loginId, org.password);
     app.clock.advance(2 * DAY);
-    expectError(
-      await app.api.call('signIn', { body: signInBody(org.loginId, org.password) }),
-      403,
-      'PASSWORD_EXPIRED',
-    );
+    expectError(await app.api.call('signIn', { body: signInBody(org.loginId, org.password) }), 403, 'PASSWORD_EXPIRED');
 
     const response = await app.api.call('changePasswordAndSignIn', {
       body: passwordChange({
@@ -448,8 +402,7 @@ describe('expired password', () => {
     });
     expect(response.status).toBe(201);
     expect(
-      (await app.api.call('getCurrentUser', { token: response.body.data.attributes.authorizationToken }))
-        .status,
+      (await app.api.call('getCurrentUser', { token: response.body.data.attributes.authorizationToken })).status,
     ).toBe(200);
     await signIn(app, org.loginId, 'renewed-pass4');
   });

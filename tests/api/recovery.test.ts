@@ -95,21 +95,14 @@ describe('forgot password', () => {
     const mail = await waitForMail(app, (m) => m.subject === RESET_SUBJECT && to(org.email)(m));
     const token = linkToken(mail);
     // Only the token's hash is stored.
-    const stored = await app.service.deps
-      .knex('password_reset_tokens')
-      .where({ user_id: org.ownerId })
-      .first();
+    const stored = await app.service.deps.knex('password_reset_tokens').where({ user_id: org.ownerId }).first();
     expect(stored.token_hash).not.toBe(token);
 
     const response = await resetPassword(token, 'after-reset-5');
     expect(response.status).toBe(204);
     expect(response.body).toBeUndefined();
 
-    expectError(
-      await app.api.call('getCurrentUser', { token: session.authorizationToken }),
-      401,
-      'SESSION_REVOKED',
-    );
+    expectError(await app.api.call('getCurrentUser', { token: session.authorizationToken }), 401, 'SESSION_REVOKED');
     expectError(
       await app.api.call('refreshAuth', { body: { data: { type: 'Auth', attributes: session } } }),
       401,
@@ -149,11 +142,7 @@ describe('forgot password', () => {
   });
 
   it('answers a made-up token with 401 PASSWORD_RESET_LINK_INVALID', async () => {
-    expectError(
-      await resetPassword('not-a-token-we-mailed', 'after-reset-5'),
-      401,
-      'PASSWORD_RESET_LINK_INVALID',
-    );
+    expectError(await resetPassword('not-a-token-we-mailed', 'after-reset-5'), 401, 'PASSWORD_RESET_LINK_INVALID');
   });
 
   it('makes an earlier link useless when a new one is requested', async () => {
@@ -189,13 +178,8 @@ describe('forgot password', () => {
 
   it('lifts a lockout: after a reset the new password signs in at once', async () => {
     const org = await signUpOrganization(app);
-    for (let i = 0; i < 5; i++)
-      await app.api.call('signIn', { body: signInBody(org.loginId, 'wrong-password1') });
-    expectError(
-      await app.api.call('signIn', { body: signInBody(org.loginId, org.password) }),
-      429,
-      'ACCOUNT_LOCKED',
-    );
+    for (let i = 0; i < 5; i++) await app.api.call('signIn', { body: signInBody(org.loginId, 'wrong-password1') });
+    expectError(await app.api.call('signIn', { body: signInBody(org.loginId, org.password) }), 429, 'ACCOUNT_LOCKED');
     const token = await resetTokenFor(org);
     expect((await resetPassword(token, 'after-reset-5')).status).toBe(204);
     const response = await app.api.call('signIn', { body: signInBody(org.loginId, 'after-reset-5') });
@@ -235,8 +219,6 @@ describe('user ID reminder', () => {
     const mail = await waitForMail(app, (m) => m.subject === REMINDER_SUBJECT && to(email)(m));
     expect(mail.text).toContain(one.loginId);
     expect(mail.text).toContain(two.loginId);
-    expect(
-      (await readOutbox(app)).filter((m) => m.subject === REMINDER_SUBJECT && to(email)(m)),
-    ).toHaveLength(1);
+    expect((await readOutbox(app)).filter((m) => m.subject === REMINDER_SUBJECT && to(email)(m))).toHaveLength(1);
   });
 });

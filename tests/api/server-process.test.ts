@@ -44,7 +44,11 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 describe('the service process on the embedded default', () => {
   it('starts with no configuration, keeps data across restarts and stops gracefully on SIGTERM', async () => {

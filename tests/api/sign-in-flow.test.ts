@@ -79,9 +79,7 @@ describe('sign-up, sign-in, refresh, reuse, sign-out', () => {
     expect(response.status).toBe(200);
     const second = response.body.data.attributes;
     expect(second.refreshToken).not.toBe(first.refreshToken);
-    expect(decodeJwtPayload(second.authorizationToken).sid).toBe(
-      decodeJwtPayload(first.authorizationToken).sid,
-    );
+    expect(decodeJwtPayload(second.authorizationToken).sid).toBe(decodeJwtPayload(first.authorizationToken).sid);
     expect(decodeJwtPayload(second.authorizationToken).uid).toBe(org.ownerId);
 
     const me = await app.api.call('getCurrentUser', { token: second.authorizationToken });
@@ -96,11 +94,7 @@ describe('sign-up, sign-in, refresh, reuse, sign-out', () => {
     const org = await signUpOrganization(app);
     const pair = await signIn(app, org.loginId);
     app.clock.advance(16 * MINUTE);
-    expectError(
-      await app.api.call('getCurrentUser', { token: pair.authorizationToken }),
-      401,
-      'TOKEN_EXPIRED',
-    );
+    expectError(await app.api.call('getCurrentUser', { token: pair.authorizationToken }), 401, 'TOKEN_EXPIRED');
     const response = await app.api.call('refreshAuth', { body: refreshBody(pair) });
     expect(response.status).toBe(200);
     const me = await app.api.call('getCurrentUser', {
@@ -117,11 +111,7 @@ describe('sign-up, sign-in, refresh, reuse, sign-out', () => {
     app.clock.advance(expMs - 1000 + 100 - app.clock.now().getTime());
     expect((await app.api.call('getCurrentUser', { token: pair.authorizationToken })).status).toBe(200);
     app.clock.advance(expMs + 10 - app.clock.now().getTime());
-    expectError(
-      await app.api.call('getCurrentUser', { token: pair.authorizationToken }),
-      401,
-      'TOKEN_EXPIRED',
-    );
+    expectError(await app.api.call('getCurrentUser', { token: pair.authorizationToken }), 401, 'TOKEN_EXPIRED');
   });
 
   it('rejects a refresh token presented with the access token of another session with 401 REFRESH_TOKEN_INVALID', async () => {
@@ -158,16 +148,8 @@ describe('sign-up, sign-in, refresh, reuse, sign-out', () => {
 
     // The newest token of the family and its access token stop working too.
     expectError(await app.api.call('refreshAuth', { body: refreshBody(newest) }), 401, 'SESSION_REVOKED');
-    expectError(
-      await app.api.call('getCurrentUser', { token: newest.authorizationToken }),
-      401,
-      'SESSION_REVOKED',
-    );
-    expectError(
-      await app.api.call('getCurrentUser', { token: first.authorizationToken }),
-      401,
-      'SESSION_REVOKED',
-    );
+    expectError(await app.api.call('getCurrentUser', { token: newest.authorizationToken }), 401, 'SESSION_REVOKED');
+    expectError(await app.api.call('getCurrentUser', { token: first.authorizationToken }), 401, 'SESSION_REVOKED');
 
     const { sid } = decodeJwtPayload(first.authorizationToken) as { sid: string };
     const session = await app.service.deps.knex('auth_sessions').where({ id: sid }).first();
@@ -191,11 +173,7 @@ describe('sign-up, sign-in, refresh, reuse, sign-out', () => {
     expect(out.status).toBe(204);
     expect(out.body).toBeUndefined();
 
-    expectError(
-      await app.api.call('getCurrentUser', { token: pair.authorizationToken }),
-      401,
-      'SESSION_REVOKED',
-    );
+    expectError(await app.api.call('getCurrentUser', { token: pair.authorizationToken }), 401, 'SESSION_REVOKED');
     expectError(await app.api.call('refreshAuth', { body: refreshBody(pair) }), 401, 'SESSION_REVOKED');
     expectError(await app.api.call('signOut', { token: pair.authorizationToken }), 401, 'SESSION_REVOKED');
 
@@ -236,11 +214,7 @@ describe('idle timeout (30 minutes, server side)', () => {
     // The access token itself is still valid (60 minutes): the server-side idle check refuses it.
     const exp = decodeJwtPayload(pair.authorizationToken).exp as number;
     expect(exp * 1000).toBeGreaterThan(longApp.clock.now().getTime());
-    expectError(
-      await longApp.api.call('getCurrentUser', { token: pair.authorizationToken }),
-      401,
-      'SESSION_TIMEOUT',
-    );
+    expectError(await longApp.api.call('getCurrentUser', { token: pair.authorizationToken }), 401, 'SESSION_TIMEOUT');
     expectError(await longApp.api.call('refreshAuth', { body: refreshBody(pair) }), 401, 'SESSION_TIMEOUT');
     // The timed-out session is ended for good.
     expect((await longApp.api.call('getCurrentUser', { token: pair.authorizationToken })).status).toBe(401);
@@ -250,9 +224,7 @@ describe('idle timeout (30 minutes, server side)', () => {
     const session = await longApp.service.deps.knex('auth_sessions').where({ id: sid }).first();
     expect(session.revoked_reason).toBe('idle-timeout');
     expect(
-      await longApp.service.deps
-        .knex('operation_logs')
-        .where({ action: 'auth.session_timed_out', target_id: sid }),
+      await longApp.service.deps.knex('operation_logs').where({ action: 'auth.session_timed_out', target_id: sid }),
     ).toHaveLength(1);
   });
 
@@ -286,10 +258,7 @@ describe('lockout after repeated failures', () => {
     expect(retryAfter).toBeGreaterThan(890);
     expect(retryAfter).toBeLessThanOrEqual(900);
 
-    const throttle = await app.service.deps
-      .knex('sign_in_throttles')
-      .where({ login_id: org.loginId })
-      .first();
+    const throttle = await app.service.deps.knex('sign_in_throttles').where({ login_id: org.loginId }).first();
     expect(throttle.failure_count).toBe(5);
     expect(throttle.locked_until.getTime() - app.clock.now().getTime()).toBeGreaterThan(14 * MINUTE);
   });
@@ -299,11 +268,7 @@ describe('lockout after repeated failures', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => wrongSignIn(app, org.loginId)));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429, 429, 429]);
-    expectError(
-      await app.api.call('signIn', { body: signInBody(org.loginId, org.password) }),
-      429,
-      'ACCOUNT_LOCKED',
-    );
+    expectError(await app.api.call('signIn', { body: signInBody(org.loginId, org.password) }), 429, 'ACCOUNT_LOCKED');
   });
 
   it('refuses even the right password while locked', async () => {
@@ -379,9 +344,7 @@ describe('lockout after repeated failures', () => {
     const unknownLocked = await app.api.call('signIn', { body: signInBody(unknown, PASSWORD) });
     expectError(unknownLocked, 429, 'ACCOUNT_LOCKED');
     expect(strip(unknownLocked)).toEqual(strip(knownLocked));
-    expect(
-      await app.service.deps.knex('sign_in_throttles').where({ login_id: unknown }).first(),
-    ).toMatchObject({
+    expect(await app.service.deps.knex('sign_in_throttles').where({ login_id: unknown }).first()).toMatchObject({
       failure_count: 5,
     });
   });

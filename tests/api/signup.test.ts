@@ -36,10 +36,7 @@ async function signUp(overrides: Record<string, unknown> = {}, headers?: Record<
 
 /** The [code, pointer] pairs of an error response, in order. */
 function fieldErrors(response: CallResult): [string, string | undefined][] {
-  return response.body.errors.map((e: { code: string; source?: { pointer: string } }) => [
-    e.code,
-    e.source?.pointer,
-  ]);
+  return response.body.errors.map((e: { code: string; source?: { pointer: string } }) => [e.code, e.source?.pointer]);
 }
 
 async function rowCounts() {
@@ -92,9 +89,9 @@ describe('sign-up', () => {
       expiry_days: null,
       reuse_count: 5,
     });
-    expect(
-      await knex('term_acceptances').where({ user_id: owner.id, term_id: attributes.acceptTermId }),
-    ).toHaveLength(1);
+    expect(await knex('term_acceptances').where({ user_id: owner.id, term_id: attributes.acceptTermId })).toHaveLength(
+      1,
+    );
     expect(
       await knex('operation_logs').where({ organization_id: data.id, action: 'organization.signed_up' }),
     ).toHaveLength(1);
@@ -157,9 +154,7 @@ describe('sign-up', () => {
 
   it('answers concurrent sign-ups with the same login ID with one 201 and 422 LOGIN_ID_TAKEN for the rest', async () => {
     const loginId = uniqueLoginId('race');
-    const responses = await Promise.all(
-      [1, 2, 3].map(() => signUp({ loginId, email: `${loginId}@example.com` })),
-    );
+    const responses = await Promise.all([1, 2, 3].map(() => signUp({ loginId, email: `${loginId}@example.com` })));
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 422, 422]);
     for (const refused of responses.filter((r) => r.status === 422)) {

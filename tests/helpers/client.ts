@@ -29,8 +29,10 @@ export class TestClient {
 
   async call<T = any>(operationId: keyof operations, options: CallOptions = {}): Promise<CallResult<T>> {
     const op = this.contract.operation(operationId);
-    let path = op.base + op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
-    if (options.query) path += `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}`;
+    let path =
+      op.base + op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
+    if (options.query)
+      path += `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}`;
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -109,9 +109,7 @@ export class SmtpSink {
       if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new Error(
-          `SMTP sink: no matching message within ${timeoutMs} ms (${this.messages.length} received)`,
-        );
+        throw new Error(`SMTP sink: no matching message within ${timeoutMs} ms (${this.messages.length} received)`);
       }
       // Wake on the next message, or look again after a while.
       await new Promise<void>((resolve) => {

@@ -54,7 +54,9 @@ function rowHash(row: Omit<StoredRow, 'id' | 'hash'>): string {
     details: row.details,
     createdAt: row.created_at,
   });
-  return createHash('sha256').update(`${row.prev_hash ?? ''}\n${content}`).digest('hex');
+  return createHash('sha256')
+    .update(`${row.prev_hash ?? ''}\n${content}`)
+    .digest('hex');
 }
 
 /**

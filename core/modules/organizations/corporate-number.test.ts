@@ -43,14 +43,7 @@ describe('corporate number check digit', () => {
   });
 
   it('rejects anything that is not exactly 13 digits', () => {
-    for (const bad of [
-      '',
-      '700001205000',
-      '70000120500020',
-      '700001205000a',
-      '７000012050002',
-      ' 7000012050002',
-    ]) {
+    for (const bad of ['', '700001205000', '70000120500020', '700001205000a', '７000012050002', ' 7000012050002']) {
       expect(isValidCorporateNumber(bad)).toBe(false);
     }
   });

@@ -51,7 +51,10 @@ export function ipRestrictionRoutes(api: ApiRouter, deps: CoreDeps): void {
   const { knex, oplog, clock } = deps;
   const gate = { feature: 'ipRestriction', permission: 'organization:manage' } as const;
   const list = (organizationId: string) =>
-    knex('ip_restrictions').where({ organization_id: organizationId }).orderBy('cidr').select<Row[]>('id', 'cidr', 'note', 'created_at');
+    knex('ip_restrictions')
+      .where({ organization_id: organizationId })
+      .orderBy('cidr')
+      .select<Row[]>('id', 'cidr', 'note', 'created_at');
 
   api.operation('listIpRestrictions', gate, async ({ principal, req }) => ({
     body: listBody(await list(principal.organizationId), req),
@@ -63,12 +66,20 @@ export function ipRestrictionRoutes(api: ApiRouter, deps: CoreDeps): void {
       req.ip,
     );
     await knex.transaction(async (trx) => {
-      const before = await trx('ip_restrictions').where({ organization_id: principal.organizationId }).forUpdate().pluck('cidr');
+      const before = await trx('ip_restrictions')
+        .where({ organization_id: principal.organizationId })
+        .forUpdate()
+        .pluck('cidr');
       await trx('ip_restrictions').where({ organization_id: principal.organizationId }).delete();
       const now = clock.now();
       if (entries.size > 0) {
         await trx('ip_restrictions').insert(
-          [...entries].map(([cidr, note]) => ({ organization_id: principal.organizationId, cidr, note, created_at: now })),
+          [...entries].map(([cidr, note]) => ({
+            organization_id: principal.organizationId,
+            cidr,
+            note,
+            created_at: now,
+          })),
         );
       }
       await oplog.append(trx, req, {

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import {
-  DEFAULT_PASSWORD_POLICY,
-  confirmationViolation,
-  passwordRuleViolations,
-} from '../../auth/password-policy.ts';
+import { DEFAULT_PASSWORD_POLICY, confirmationViolation, passwordRuleViolations } from '../../auth/password-policy.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { RequestContext } from '../../http/context.ts';
@@ -54,7 +50,10 @@ export async function signUp(deps: CoreDeps, input: SignUpInput, req: RequestCon
   if (input.acceptTermId !== terms.id) problems.push({ code: 'TERMS_NOT_AGREED', pointer: at('acceptTermId') });
   if (corporateNumber && !isValidCorporateNumber(corporateNumber)) {
     problems.push({ code: 'CORPORATE_NUMBER_INVALID', pointer: at('corporateNumber') });
-  } else if (corporateNumber && (await knex('organizations').where({ corporate_number: corporateNumber }).first('id'))) {
+  } else if (
+    corporateNumber &&
+    (await knex('organizations').where({ corporate_number: corporateNumber }).first('id'))
+  ) {
     problems.push({ code: 'CORPORATE_NUMBER_TAKEN', pointer: at('corporateNumber') });
   }
   if (await knex('users').where({ login_id: input.loginId }).first('id')) {
@@ -67,7 +66,13 @@ export async function signUp(deps: CoreDeps, input: SignUpInput, req: RequestCon
   try {
     created = await knex.transaction(async (trx: Knex.Transaction) => {
       const [organization] = await trx('organizations')
-        .insert({ code: newOrganizationCode(), name: input.organizationName, corporate_number: corporateNumber, created_at: now, updated_at: now })
+        .insert({
+          code: newOrganizationCode(),
+          name: input.organizationName,
+          corporate_number: corporateNumber,
+          created_at: now,
+          updated_at: now,
+        })
         .returning(['id', 'code', 'name', 'corporate_number', 'plan', 'lock_version']);
       await trx('password_policies').insert({ organization_id: organization.id, updated_at: now });
       const [owner] = await trx('users')
