@@ -314,6 +314,14 @@ describe('lockout after repeated failures', () => {
     expect((await app.api.call('signIn', { body: signInBody(org.loginId, org.password) })).status).toBe(201);
   });
 
+  it('counts only failures that follow each other within 15 minutes', async () => {
+    const org = await signUpOrganization(app);
+    for (let i = 0; i < 4; i++) await wrongSignIn(app, org.loginId);
+    app.clock.advance(16 * MINUTE);
+    for (let i = 0; i < 4; i++) expectError(await wrongSignIn(app, org.loginId), 401, 'INVALID_CREDENTIALS');
+    expectError(await wrongSignIn(app, org.loginId), 429, 'ACCOUNT_LOCKED');
+  });
+
   it('forgets earlier failures after a successful sign-in', async () => {
     const org = await signUpOrganization(app);
     for (let i = 0; i < 4; i++) await wrongSignIn(app, org.loginId);
