@@ -16,6 +16,7 @@ export default defineConfig(async () => {
   const include = ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts'];
   return {
     test: {
+      reporters: ['default', './tests/helpers/summary-reporter.ts'],
       projects: withPostgres
         ? [
             { test: { ...shared, name: 'postgres', include, env: { KEIYAKU_TEST_DB: 'postgres' } } },

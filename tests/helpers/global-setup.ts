@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -33,6 +33,7 @@ export default async function setup(project: TestProject) {
     await service.close();
     project.provide('dbKind', 'postgres');
     project.provide('dbTemplate', name);
+    rmSync(dataDir, { recursive: true, force: true });
     return async () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 
@@ -45,4 +46,5 @@ export default async function setup(project: TestProject) {
   await database.close();
   project.provide('dbKind', 'pglite');
   project.provide('dbTemplate', file);
+  return () => rmSync(dataDir, { recursive: true, force: true });
 }
