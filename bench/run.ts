@@ -14,7 +14,6 @@
  * response validation are off unless set, so the figures are those of the request path alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -161,36 +160,6 @@ function printTable(title: string, targets: Target[], figures: Figures[]): void 
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
-/**
- * Serves the app on a port of our own and counts the requests still being handled: when autocannon stops it drops
- * its sockets with requests queued for a database connection, and those must finish before the database closes.
- */
-async function serve(service: Service): Promise<{ base: string; close(): Promise<void> }> {
-  const handle = service.app.callback();
-  let inFlight = 0;
-  let drained: (() => void) | null = null;
-  const server = http.createServer((req, res) => {
-    inFlight++;
-    void handle(req, res).finally(() => {
-      if (--inFlight === 0) drained?.();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-      server.closeAllConnections();
-      await closed;
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-'));
   const config = loadConfig({
@@ -207,11 +176,10 @@ async function main(): Promise<void> {
       ? `PostgreSQL (${new URL(config.database.url).pathname.slice(1)})`
       : 'PGlite (embedded, temp dir)';
   let service: Service | null = null;
-  let server: Awaited<ReturnType<typeof serve>> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
-      await server?.close();
+      // close() lets requests autocannon abandoned finish before the database closes.
       await service?.close();
       await rm(dataDir, { recursive: true, force: true });
     })();
@@ -224,8 +192,8 @@ async function main(): Promise<void> {
   try {
     console.log(`Starting Keiyaku on ${database} ...`);
     service = await createService(config);
-    server = await serve(service);
-    const { base } = server;
+    const server = await service.listen();
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const token = await signUpAndIn(base);
     const targets: Target[] = [
       { label: 'GET /healthz', path: '/healthz' },

@@ -11,11 +11,18 @@ import type { Middleware } from 'koa';
  * Builds the Koa app. The middleware order is the request pipeline of DESIGN.md, read top to bottom; the
  * per-route steps (authentication, IP, plan, permission, validation) run inside `api` (core/contract/router.ts).
  */
-export function buildApp(options: { config: Config; logger: Logger; contract: Contract; api: Middleware }): Koa {
-  const { config, logger, contract, api } = options;
+export function buildApp(options: {
+  config: Config;
+  logger: Logger;
+  contract: Contract;
+  api: Middleware;
+  inFlight: InFlightRequests;
+}): Koa {
+  const { config, logger, contract, api, inFlight } = options;
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true; // errorMapper logs every error with its traceId
 
+  app.use(inFlight.middleware());
   app.use(traceContext(logger));
   app.use(errorMapper());
   app.use(securityHeaders());
@@ -40,4 +47,35 @@ function responseCheck(contract: Contract): Middleware {
     const problems = contract.validateResponse(op, ctx.status, ctx.response.type || null, ctx.body);
     if (problems.length > 0) (ctx.state.req as RequestContext).log.error({ problems }, 'response breaks the contract');
   };
+}
+
+/** Counts requests still being handled, so shutdown can let them finish before the database closes. */
+export class InFlightRequests {
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  middleware(): Middleware {
+    return async (_ctx, next) => {
+      this.count += 1;
+      try {
+        await next();
+      } finally {
+        this.count -= 1;
+        if (this.count === 0) this.waiters.splice(0).forEach((resolve) => resolve());
+      }
+    };
+  }
+
+  /** Resolves when no request is in flight, or after `timeoutMs` (a handler stuck for good must not block exit). */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 }

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
+import { buildApp, InFlightRequests } from './app.ts';
 import { AccountRecovery } from './auth/recovery.ts';
 import { authRoutes } from './auth/routes.ts';
 import { Sessions } from './auth/sessions.ts';
@@ -91,7 +91,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   ipRestrictionRoutes(api, deps);
   host.register(api);
 
-  const app = buildApp({ config, logger, contract, api: api.routes(host.unboundOperations(api)) });
+  const inFlight = new InFlightRequests();
+  const app = buildApp({ config, logger, contract, api: api.routes(host.unboundOperations(api)), inFlight });
   await host.start();
   // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.
   await jobs.start([MAIL_SEND_JOB]);
@@ -117,6 +118,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
           await new Promise<void>((resolve) => s.close(() => resolve()));
           s.closeAllConnections?.();
         }
+        // A client that hung up leaves its handler running; let it finish before the database goes away.
+        await inFlight.drained(10_000);
         await jobs.stop();
         await host.stop();
         if (!options.database) await database.close();
