@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
 import type { Principal, RequestContext } from '../http/context.ts';
+import { executeOnConnection } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
 import { hashOpaqueToken, newOpaqueToken, type TokenSigner } from './tokens.ts';
@@ -19,6 +20,31 @@ export interface TokenPair {
 interface SessionUser {
   id: string;
   organization_id: string;
+}
+
+/** Every request with a bearer token runs this: one prepared statement (planned once per connection). */
+const PRINCIPAL_SQL = `
+  SELECT s.revoked_at, s.last_used_at, u.id AS user_id, u.login_id, u.status, u.is_admin, u.is_owner, u.locale,
+         o.id AS organization_id, o.plan,
+         coalesce((SELECT array_agg(i.cidr ORDER BY i.cidr) FROM ip_restrictions i WHERE i.organization_id = o.id),
+                  '{}') AS ip_allow_list
+    FROM auth_sessions s
+    JOIN users u ON u.id = s.user_id
+    JOIN organizations o ON o.id = u.organization_id
+   WHERE s.id = $1`;
+
+interface PrincipalRow {
+  revoked_at: Date | null;
+  last_used_at: Date;
+  user_id: string;
+  login_id: string;
+  status: string;
+  is_admin: boolean;
+  is_owner: boolean;
+  locale: Principal['locale'];
+  organization_id: string;
+  plan: Principal['plan'];
+  ip_allow_list: string[];
 }
 
 /**
@@ -135,25 +161,8 @@ export class Sessions {
       if (!match) throw new AppError('UNAUTHENTICATED');
       const now = this.clock.now();
       const claims = await this.signer.verify(match[1]!, now);
-      const row = await this.knex('auth_sessions as s')
-        .join('users as u', 'u.id', 's.user_id')
-        .join('organizations as o', 'o.id', 'u.organization_id')
-        .where('s.id', claims.sid)
-        .first(
-          's.revoked_at',
-          's.last_used_at',
-          'u.id as user_id',
-          'u.login_id',
-          'u.status',
-          'u.is_admin',
-          'u.is_owner',
-          'u.locale',
-          'o.id as organization_id',
-          'o.plan',
-          this.knex.raw(
-            `coalesce((SELECT array_agg(cidr ORDER BY cidr) FROM ip_restrictions i WHERE i.organization_id = o.id), '{}') AS ip_allow_list`,
-          ),
-        );
+      const { rows } = await executeOnConnection(this.knex, PRINCIPAL_SQL, [claims.sid], 'keiyaku_principal');
+      const row = rows[0] as PrincipalRow | undefined;
       if (!row || row.user_id !== claims.uid || row.revoked_at || row.status !== 'active') {
         throw new AppError('SESSION_REVOKED');
       }

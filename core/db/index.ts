@@ -64,18 +64,25 @@ export async function inTransaction<T>(
   return db.transaction(work);
 }
 
-/** Executes raw SQL with $n parameters on the connection knex holds (its pool, or a transaction's). */
+/**
+ * Executes raw SQL with $n parameters on the connection knex holds (its pool, or a transaction's). With a `name`,
+ * PostgreSQL keeps the statement prepared per connection, so a hot query is planned once instead of every time.
+ */
 export async function executeOnConnection(
   knex: Knex,
   text: string,
   values?: unknown[],
+  name?: string,
 ): Promise<{ rows: Record<string, unknown>[] }> {
   const client = knex.client as {
     acquireConnection(): Promise<unknown>;
     releaseConnection(connection: unknown): Promise<unknown>;
   };
   const connection = (await client.acquireConnection()) as {
-    query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+    query(
+      text: string | { name: string; text: string; values?: unknown[] },
+      values?: unknown[],
+    ): Promise<{ rows: Record<string, unknown>[] }>;
     exec?(text: string): Promise<{ rows: Record<string, unknown>[] }[]>;
   };
   try {
@@ -84,6 +91,7 @@ export async function executeOnConnection(
       const results = await connection.exec(text);
       return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
     }
+    if (name && !(connection instanceof PGlite)) return await connection.query({ name, text, values });
     return await connection.query(text, values);
   } finally {
     await client.releaseConnection(connection);

@@ -1,37 +1,34 @@
 import { changePassword } from '../../auth/password-change.ts';
-import { loadPasswordPolicy, passwordExpiresAt } from '../../auth/password-policy.ts';
+import { DEFAULT_PASSWORD_POLICY, passwordExpiresAt } from '../../auth/password-policy.ts';
 import { verifyPassword } from '../../auth/passwords.ts';
 import type { Sessions } from '../../auth/sessions.ts';
 import { findUserById } from '../../auth/users.ts';
 import type { ApiRouter } from '../../contract/router.ts';
+import { executeOnConnection } from '../../db/index.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+
+/** One round trip, prepared once per connection: the user, the organization and its password expiry days. */
+const CURRENT_USER_SQL = `
+  SELECT u.id, u.login_id, u.name, u.email, u.locale, u.is_owner, u.is_admin, u.password_changed_at, u.lock_version,
+         o.id AS organization_id, o.code, o.name AS organization_name, o.plan, p.expiry_days
+    FROM users u
+    JOIN organizations o ON o.id = u.organization_id
+    LEFT JOIN password_policies p ON p.organization_id = u.organization_id
+   WHERE u.id = $1`;
 
 /** The signed-in user's own resource: read it, change the password. */
 export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): void {
   const { knex } = deps;
 
   api.operation('getCurrentUser', async ({ principal }) => {
-    const row = await knex('users as u')
-      .join('organizations as o', 'o.id', 'u.organization_id')
-      .where('u.id', principal.userId)
-      .first(
-        'u.id',
-        'u.login_id',
-        'u.name',
-        'u.email',
-        'u.locale',
-        'u.is_owner',
-        'u.is_admin',
-        'u.password_changed_at',
-        'u.lock_version',
-        'o.id as organization_id',
-        'o.code',
-        'o.name as organization_name',
-        'o.plan',
-      );
+    const { rows } = await executeOnConnection(knex, CURRENT_USER_SQL, [principal.userId], 'keiyaku_current_user');
+    const row = rows[0] as Record<string, any> | undefined;
     if (!row) throw new AppError('NOT_FOUND');
-    const expiresAt = passwordExpiresAt(row.password_changed_at, await loadPasswordPolicy(knex, row.organization_id));
+    const expiresAt = passwordExpiresAt(row.password_changed_at, {
+      ...DEFAULT_PASSWORD_POLICY,
+      expiryDays: row.expiry_days ?? DEFAULT_PASSWORD_POLICY.expiryDays,
+    });
     return {
       body: {
         data: {
