@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { PlanFeature } from '../access/plans.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { CoreDeps } from '../deps.ts';
 import type { ApiRouter, Handler, RouteOptions } from '../contract/router.ts';
 import type { operations } from '../contract/api.gen.ts';
 import { migrateFolder } from '../db/migrate.ts';
@@ -108,15 +109,7 @@ interface Loaded {
 }
 
 /** Shared services the host hands to each plugin context. */
-export interface HostDeps {
-  config: Config;
-  knex: Knex;
-  clock: Clock;
-  jobs: JobQueue;
-  mailer: Mailer;
-  oplog: OperationLog;
-  logger: Logger;
-}
+export type HostDeps = Pick<CoreDeps, 'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger'>;
 
 /**
  * Loads plugins in the order STYLE.md gives: validate config, check dependsOn, migrate, register routes, jobs and
