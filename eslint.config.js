@@ -17,5 +17,6 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  { files: ['web/**'], languageOptions: { globals: { ...globals.browser } } },
   prettier,
 );

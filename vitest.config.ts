@@ -5,10 +5,21 @@ import { postgresReachable } from './tests/helpers/databases.ts';
 const PGLITE_SMOKE = ['tests/api/sign-in-flow.test.ts', 'plugins/mail/plugin.test.ts', 'tests/api/health.test.ts'];
 
 const shared = {
-  globalSetup: ['tests/helpers/global-setup.ts'],
+  // The workbench is built (when stale) before the browser tests load it from the service.
+  globalSetup: ['tests/helpers/global-setup.ts', 'tests/helpers/build-web.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
+};
+
+/** Unit tests of the workbench (session guard, clients, i18n) in jsdom. */
+const web = {
+  test: {
+    name: 'web',
+    include: ['web/src/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
+    pool: 'threads' as const,
+  },
 };
 
 export default defineConfig(async () => {
@@ -21,8 +32,9 @@ export default defineConfig(async () => {
         ? [
             { test: { ...shared, name: 'postgres', include, env: { KEIYAKU_TEST_DB: 'postgres' } } },
             { test: { ...shared, name: 'pglite-smoke', include: PGLITE_SMOKE, env: { KEIYAKU_TEST_DB: 'pglite' } } },
+            web,
           ]
-        : [{ test: { ...shared, name: 'pglite', include, env: { KEIYAKU_TEST_DB: 'pglite' } } }],
+        : [{ test: { ...shared, name: 'pglite', include, env: { KEIYAKU_TEST_DB: 'pglite' } } }, web],
     },
   };
 });

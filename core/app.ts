@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Contract } from './contract/document.ts';
 import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
+import { webApp } from './http/web.ts';
 import type { RequestContext } from './http/context.ts';
 import type { Middleware } from 'koa';
 
@@ -35,6 +36,9 @@ export function buildApp(options: {
   );
   if (config.validateResponses) app.use(responseCheck(contract));
   app.use(api);
+  const web = webApp();
+  if (web) app.use(web);
+  else logger.warn('web/dist is missing: serving the API only (npm run build makes the workbench)');
   return app;
 }
 

@@ -1,0 +1,30 @@
+// Builds the workbench before `npm start` when web/dist is missing or older than its sources, so a fresh clone's
+// `npm install && npm start` serves the UI without a separate step, and a restart without changes costs nothing.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'vite';
+
+const root = path.resolve(import.meta.dirname, '..');
+const web = path.join(root, 'web');
+const built = path.join(web, 'dist', 'index.html');
+
+function newestMtime(entry: string): number {
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
+}
+
+const sources = [
+  path.join(web, 'src'),
+  path.join(web, 'public'),
+  path.join(web, 'index.html'),
+  path.join(web, 'vite.config.ts'),
+  path.join(root, 'core/contract/api.gen.ts'),
+  path.join(root, 'package-lock.json'),
+];
+
+const stale = !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
+if (stale) {
+  console.log('Building the web workbench (web/dist) ...');
+  await build({ configFile: path.join(web, 'vite.config.ts'), logLevel: 'warn' });
+}

@@ -1,0 +1,68 @@
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSignOut } from '../features/auth/api/sign-out.ts';
+import { LanguageSwitch } from './language-switch.tsx';
+import { Logo } from './logo.tsx';
+
+/** Areas under /organizations/* that later issues fill. */
+const AREAS = [
+  { splat: 'workspaces', key: 'workspaces' },
+  { splat: 'business-flows', key: 'businessFlows' },
+  { splat: 'templates', key: 'templates' },
+  { splat: 'settings', key: 'organization' },
+] as const;
+
+/** The signed-in frame: header with navigation (a menu button on narrow screens), language and sign-out. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const signOut = useSignOut(() => void navigate({ to: '/login' }));
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        {t('skipToContent')}
+      </a>
+      <header className="app-header">
+        <Link to="/" className="home-link">
+          <Logo />
+        </Link>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={open}
+          aria-controls="main-nav"
+          onClick={() => setOpen(!open)}
+        >
+          {open ? t('nav.closeMenu') : t('nav.openMenu')}
+        </button>
+        <nav id="main-nav" aria-label={t('nav.label')} className={open ? 'open' : undefined}>
+          <ul>
+            <li>
+              <Link to="/" activeOptions={{ exact: true }} onClick={() => setOpen(false)}>
+                {t('nav.home')}
+              </Link>
+            </li>
+            {AREAS.map((area) => (
+              <li key={area.key}>
+                <Link to="/organizations/$" params={{ _splat: area.splat }} onClick={() => setOpen(false)}>
+                  {t(`nav.${area.key}`)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="nav-tools">
+            <LanguageSwitch />
+            <button type="button" className="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+              {t('nav.signOut')}
+            </button>
+          </div>
+        </nav>
+      </header>
+      <main id="main" className="app-main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

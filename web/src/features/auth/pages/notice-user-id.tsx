@@ -1,0 +1,6 @@
+import { PublicFrame } from '../../../components/public-frame.tsx';
+
+// Filled by the auth screens work of issue [2/5].
+export function NoticeUserIdPage() {
+  return <PublicFrame title="NoticeUserIdPage">{null}</PublicFrame>;
+}

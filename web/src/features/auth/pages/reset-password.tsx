@@ -1,0 +1,6 @@
+import { PublicFrame } from '../../../components/public-frame.tsx';
+
+// Filled by the auth screens work of issue [2/5].
+export function ResetPasswordPage() {
+  return <PublicFrame title="ResetPasswordPage">{null}</PublicFrame>;
+}

@@ -1,0 +1,130 @@
+import type { Claims, StoredTokens, TokenPair, TokenStore } from './tokens.ts';
+
+/** The spec's session timeout: 30 minutes of inactivity (1,800,000 ms). */
+export const SESSION_TIMEOUT_MS = 1_800_000;
+
+/** Paths that never redirect to sign-in (the spec's public list). */
+const PUBLIC_PATHS = [
+  '/login',
+  '/notice-user-id',
+  '/forget-password',
+  '/forget-password/reset',
+  '/initial-password-change',
+  '/expired-password-change',
+  '/arrival-confirmation',
+  '/signup',
+];
+
+export function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATHS.includes(pathname.replace(/\/+$/, '') || '/') || pathname.startsWith('/onetime/business-flows/');
+}
+
+const JOIN_ROUTE = /^\/workspaces\/[^/]+\/join\/?$/;
+
+export function isJoinPath(pathname: string): boolean {
+  return JOIN_ROUTE.test(pathname);
+}
+
+/** Why a session ended: the one kind of rejection the app handles itself instead of the error boundary. */
+export type SessionEndReason = 'timeout' | 'refresh-failed' | 'no-token';
+
+export class SessionEndedError extends Error {
+  constructor(readonly reason: SessionEndReason) {
+    super(`session ended: ${reason}`);
+    this.name = 'SessionEndedError';
+  }
+}
+
+export function isSessionEndedError(error: unknown): error is SessionEndedError {
+  return error instanceof SessionEndedError;
+}
+
+/** Where to send the user to sign in again: the original URI, and the timeout flag when it timed out. */
+export function loginLocation(options: { redirect?: string; timeout?: boolean; invitationToken?: string }): string {
+  const query = new URLSearchParams();
+  if (options.invitationToken) query.set('invitationToken', options.invitationToken);
+  if (options.redirect && options.redirect !== '/login') query.set('redirect', options.redirect);
+  if (options.timeout) query.set('timeout', '1');
+  const search = query.toString();
+  return search ? `/login?${search}` : '/login';
+}
+
+export interface SessionGuardOptions {
+  store: TokenStore;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Calls refreshAuth; rejects when the server refuses. */
+  refresh: (pair: TokenPair) => Promise<TokenPair>;
+  /** Clears the query cache and navigates to sign-in; the guard has already removed tokens and timestamp. */
+  onSessionEnded: (reason: SessionEndReason) => void;
+}
+
+/**
+ * The session rules of the spec in one place: the activity timestamp, the access token's `exp` (seconds, no
+ * skew), refresh before a protected request, and what ending a session clears.
+ */
+export class SessionGuard {
+  private refreshing: Promise<StoredTokens> | null = null;
+
+  constructor(private readonly options: SessionGuardOptions) {}
+
+  /** Stores a fresh pair after sign-in and starts the activity clock. */
+  signedIn(pair: TokenPair): void {
+    this.options.store.save(pair);
+    this.options.store.touch(this.options.now());
+  }
+
+  claims(): Claims | null {
+    return this.options.store.read()?.accessToken.claims ?? null;
+  }
+
+  /** Activity (a request, a click, a key) refreshes the timestamp of a live session. */
+  touch(): void {
+    if (this.options.store.read()) this.options.store.touch(this.options.now());
+  }
+
+  timedOut(): boolean {
+    const last = this.options.store.timestamp();
+    return last !== null && this.options.now() - last > SESSION_TIMEOUT_MS;
+  }
+
+  /** True when tokens exist and the inactivity limit has not passed (an expired access token can be refreshed). */
+  hasSession(): boolean {
+    return this.options.store.read() !== null && this.options.store.timestamp() !== null && !this.timedOut();
+  }
+
+  /** Removes tokens and timestamp (sign-out, or an ended session). */
+  clear(): void {
+    this.options.store.clearTokens();
+    this.options.store.clearTimestamp();
+  }
+
+  private end(reason: SessionEndReason): never {
+    this.clear();
+    this.options.onSessionEnded(reason);
+    throw new SessionEndedError(reason);
+  }
+
+  /**
+   * Runs before each protected request: ends a timed-out session, refreshes an expired access token (one refresh
+   * at a time, shared by concurrent requests) and returns the token to send.
+   */
+  async accessToken(): Promise<string> {
+    const tokens = this.options.store.read();
+    if (!tokens) this.end('no-token');
+    if (this.timedOut()) this.end('timeout');
+    const nowSeconds = Math.floor(this.options.now() / 1000);
+    if (tokens.accessToken.claims.exp > nowSeconds) return tokens.accessToken.accessToken;
+    this.refreshing ??= this.options
+      .refresh({ authorizationToken: tokens.accessToken.accessToken, refreshToken: tokens.refreshToken.refreshToken })
+      .then((pair) => this.options.store.save(pair))
+      .finally(() => {
+        this.refreshing = null;
+      });
+    try {
+      return (await this.refreshing).accessToken.accessToken;
+    } catch {
+      return this.end('refresh-failed');
+    }
+  }
+}
