@@ -2,7 +2,6 @@
 // `npm install && npm start` serves the UI without a separate step, and a restart without changes costs nothing.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'vite';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'web');
@@ -26,5 +25,7 @@ const sources = [
 const stale = !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
 if (stale) {
   console.log('Building the web workbench (web/dist) ...');
+  // Imported only when needed: a production install without dev dependencies ships a prebuilt web/dist.
+  const { build } = await import('vite');
   await build({ configFile: path.join(web, 'vite.config.ts'), logLevel: 'warn' });
 }
