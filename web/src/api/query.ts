@@ -40,14 +40,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Window focus refetches at most once per 5 s. */
+/**
+ * Window focus refetches at most once per 5 s. The handler re-evaluates the focus state (visible document) and
+ * notifies: pinning it with `handleFocus(true)` would notify only the first time and count hidden tabs as focused.
+ */
 export function throttleFocusRefetch(now: () => number = Date.now): void {
   focusManager.setEventListener((handleFocus) => {
-    let last = 0;
+    let last = -Infinity;
     const onFocus = () => {
-      if (now() - last < FOCUS_THROTTLE_MS) return;
+      if (document.visibilityState === 'hidden' || now() - last < FOCUS_THROTTLE_MS) return;
       last = now();
-      handleFocus(true);
+      handleFocus();
     };
     window.addEventListener('focus', onFocus);
     document.addEventListener('visibilitychange', onFocus);

@@ -14,7 +14,8 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown'] as const;
 export function SessionEffects({ children }: { children: ReactNode }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [crash, setCrash] = useState<unknown>(null);
+  // Boxed, so a falsy rejection reason (0, '', false) still reaches the boundary.
+  const [crash, setCrash] = useState<{ reason: unknown } | null>(null);
 
   useEffect(() => {
     let last = 0;
@@ -55,13 +56,14 @@ export function SessionEffects({ children }: { children: ReactNode }) {
         event.preventDefault();
         return;
       }
-      setCrash(event.reason ?? new Error('unhandled rejection'));
+      setCrash({ reason: event.reason ?? new Error('unhandled rejection') });
     };
     window.addEventListener('unhandledrejection', onRejection);
     return () => window.removeEventListener('unhandledrejection', onRejection);
   }, []);
 
-  if (crash) throw crash;
+  if (crash)
+    throw crash.reason instanceof Error ? crash.reason : new Error(`unhandled rejection: ${String(crash.reason)}`);
   return children;
 }
 

@@ -43,7 +43,8 @@ export function isSessionEndedError(error: unknown): error is SessionEndedError 
 export function loginLocation(options: { redirect?: string; timeout?: boolean; invitationToken?: string }): string {
   const query = new URLSearchParams();
   if (options.invitationToken) query.set('invitationToken', options.invitationToken);
-  if (options.redirect && options.redirect !== '/login') query.set('redirect', options.redirect);
+  // Never back to the sign-in page itself (a second ended request would otherwise nest its own redirect).
+  if (options.redirect && options.redirect.split(/[?#]/)[0] !== '/login') query.set('redirect', options.redirect);
   if (options.timeout) query.set('timeout', '1');
   const search = query.toString();
   return search ? `/login?${search}` : '/login';
@@ -78,9 +79,9 @@ export class SessionGuard {
     return this.options.store.read()?.accessToken.claims ?? null;
   }
 
-  /** Activity (a request, a click, a key) refreshes the timestamp of a live session. */
+  /** Activity (a request, a click, a key) refreshes the timestamp of a live session; a timed-out one stays ended. */
   touch(): void {
-    if (this.options.store.read()) this.options.store.touch(this.options.now());
+    if (this.hasSession()) this.options.store.touch(this.options.now());
   }
 
   timedOut(): boolean {
@@ -111,20 +112,19 @@ export class SessionGuard {
    */
   async accessToken(): Promise<string> {
     const tokens = this.options.store.read();
-    if (!tokens) this.end('no-token');
+    // Without an activity timestamp the inactivity limit cannot hold: that is no session (as hasSession says).
+    if (!tokens || this.options.store.timestamp() === null) this.end('no-token');
     if (this.timedOut()) this.end('timeout');
     const nowSeconds = Math.floor(this.options.now() / 1000);
     if (tokens.accessToken.claims.exp > nowSeconds) return tokens.accessToken.accessToken;
+    // A failed refresh ends the session once, however many requests were waiting on it; they all reject.
     this.refreshing ??= this.options
       .refresh({ authorizationToken: tokens.accessToken.accessToken, refreshToken: tokens.refreshToken.refreshToken })
       .then((pair) => this.options.store.save(pair))
+      .catch(() => this.end('refresh-failed'))
       .finally(() => {
         this.refreshing = null;
       });
-    try {
-      return (await this.refreshing).accessToken.accessToken;
-    } catch {
-      return this.end('refresh-failed');
-    }
+    return (await this.refreshing).accessToken.accessToken;
   }
 }
