@@ -1,20 +1,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
+import {
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  Outlet,
+  parseSearchWith,
+  type RouteComponent,
+  stringifySearchWith,
+} from '@tanstack/react-router';
 import { ToastContainer } from 'react-toastify';
-import { AppLayout } from './components/app-layout.tsx';
-import { FramePage } from './components/frame-page.tsx';
-import { ArrivalConfirmationPage } from './features/auth/pages/arrival-confirmation.tsx';
-import { ExpiredPasswordChangePage } from './features/auth/pages/expired-password-change.tsx';
-import { ForgetPasswordPage } from './features/auth/pages/forget-password.tsx';
-import { InitialPasswordChangePage } from './features/auth/pages/initial-password-change.tsx';
+import { type FrameKey, FramePage } from './components/frame-page.tsx';
 import { LoginPage } from './features/auth/pages/login.tsx';
-import { NoticeUserIdPage } from './features/auth/pages/notice-user-id.tsx';
-import { ResetPasswordPage } from './features/auth/pages/reset-password.tsx';
-import { SignupPage } from './features/auth/pages/signup.tsx';
+import {
+  validateLoginSearch,
+  validatePasswordChangeSearch,
+  validateResetSearch,
+  validateSignUpSearch,
+} from './features/auth/search.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
-import { HomePage } from './features/home/home-page.tsx';
-import { SessionEffects, SessionGate } from './session/effects.tsx';
-import { queryClient, setNavigator } from './session/session.ts';
+import { currentUserQueryOptions } from './features/home/api/get-current-user.ts';
+import { SessionEffects } from './session/effects.tsx';
+import { queryClient, sessionGuard, setNavigator } from './session/session.ts';
 
 export const TOAST_OPTIONS = {
   position: 'top-center',
@@ -37,19 +44,42 @@ const rootRoute = createRootRoute({
   errorComponent: ({ error }) => <ErrorPage error={error} />,
 });
 
-const publicRoute = <const P extends string>(path: P, component: () => React.ReactNode) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component });
+const routeError = ({ error }: { error: unknown }) => <ErrorPage error={error} />;
 
-/** Everything under the shared session guard, in the signed-in layout. */
+/*
+ * Only the sign-in page and the fallback pages are in the main chunk: every other screen (and the signed-in layout)
+ * is a lazy component, loaded by the router before it renders (or on hover, with intent preloading).
+ */
+const lazy = {
+  notice: lazyRouteComponent(() => import('./features/auth/pages/notice-user-id.tsx'), 'NoticeUserIdPage'),
+  forget: lazyRouteComponent(() => import('./features/auth/pages/forget-password.tsx'), 'ForgetPasswordPage'),
+  reset: lazyRouteComponent(() => import('./features/auth/pages/reset-password.tsx'), 'ResetPasswordPage'),
+  initial: lazyRouteComponent(
+    () => import('./features/auth/pages/initial-password-change.tsx'),
+    'InitialPasswordChangePage',
+  ),
+  expired: lazyRouteComponent(
+    () => import('./features/auth/pages/expired-password-change.tsx'),
+    'ExpiredPasswordChangePage',
+  ),
+  arrival: lazyRouteComponent(
+    () => import('./features/auth/pages/arrival-confirmation.tsx'),
+    'ArrivalConfirmationPage',
+  ),
+  signup: lazyRouteComponent(() => import('./features/auth/pages/signup.tsx'), 'SignupPage'),
+  home: lazyRouteComponent(() => import('./features/home/home-page.tsx'), 'HomePage'),
+  layout: lazyRouteComponent(() => import('./components/app-layout.tsx'), 'GuardedLayout'),
+};
+
+const publicRoute = <const P extends string>(path: P, component: RouteComponent) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component, errorComponent: routeError });
+
+/** Everything under the shared session guard (SessionGate), in the signed-in layout. */
 const guarded = createRoute({
   getParentRoute: () => rootRoute,
   id: 'guarded',
-  component: () => (
-    <SessionGate>
-      <AppLayout />
-    </SessionGate>
-  ),
-  errorComponent: ({ error }) => <ErrorPage error={error} />,
+  component: lazy.layout,
+  errorComponent: routeError,
 });
 
 const guardedRoute = <const P extends string>(path: P, component: () => React.ReactNode) =>
@@ -64,36 +94,88 @@ const oneTime = createRoute({
   notFoundComponent: OneTimeErrorPage,
 });
 
-const oneTimeRoute = <const P extends string>(path: P, title: string) =>
-  createRoute({ getParentRoute: () => oneTime, path, component: () => <FramePage title={title} /> });
+const oneTimeRoute = <const P extends string>(path: P, frame: FrameKey) =>
+  createRoute({ getParentRoute: () => oneTime, path, component: () => <FramePage frame={frame} /> });
+
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  component: LoginPage,
+  errorComponent: routeError,
+  validateSearch: validateLoginSearch,
+});
+
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forget-password/reset',
+  component: lazy.reset,
+  errorComponent: routeError,
+  validateSearch: validateResetSearch,
+});
+
+const signupRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/signup',
+  component: lazy.signup,
+  errorComponent: routeError,
+  validateSearch: validateSignUpSearch,
+});
+
+const passwordChangeRoute = <const P extends string>(path: P, component: RouteComponent) =>
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path,
+    component,
+    errorComponent: routeError,
+    validateSearch: validatePasswordChangeSearch,
+  });
+
+const homeRoute = createRoute({
+  getParentRoute: () => guarded,
+  path: '/',
+  component: lazy.home,
+  // Starts the request while the page's chunk loads, without waiting for it: the page itself shows progress, the
+  // slow-loading notice and (through this route's boundary) the error page.
+  loader: () => {
+    if (sessionGuard.hasSession()) void queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => undefined);
+  },
+});
 
 const routeTree = rootRoute.addChildren([
-  publicRoute('/login', LoginPage),
-  publicRoute('/notice-user-id', NoticeUserIdPage),
-  publicRoute('/forget-password', ForgetPasswordPage),
-  publicRoute('/forget-password/reset', ResetPasswordPage),
-  publicRoute('/initial-password-change', InitialPasswordChangePage),
-  publicRoute('/expired-password-change', ExpiredPasswordChangePage),
-  publicRoute('/arrival-confirmation', ArrivalConfirmationPage),
-  publicRoute('/signup', SignupPage),
+  loginRoute,
+  publicRoute('/notice-user-id', lazy.notice),
+  publicRoute('/forget-password', lazy.forget),
+  resetRoute,
+  passwordChangeRoute('/initial-password-change', lazy.initial),
+  passwordChangeRoute('/expired-password-change', lazy.expired),
+  publicRoute('/arrival-confirmation', lazy.arrival),
+  signupRoute,
   guarded.addChildren([
-    guardedRoute('/', HomePage),
-    guardedRoute('/organizations/$', () => <FramePage title="Organizations" />),
-    guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage title="Outer business flow" />),
-    guardedRoute('/workspaces/$workspaceId/join', () => <FramePage title="Workspace invitation" />),
-    guardedRoute('/sso', () => <FramePage title="Single sign-on" />),
-    guardedRoute('/$orgCode/sso-login', () => <FramePage title="Organization single sign-on" />),
-    guardedRoute('/business-flows/$businessFlowId', () => <FramePage title="Business flow" />),
+    homeRoute,
+    guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
+    guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),
+    guardedRoute('/workspaces/$workspaceId/join', () => <FramePage frame="workspaceJoin" />),
+    guardedRoute('/sso', () => <FramePage frame="sso" />),
+    guardedRoute('/$orgCode/sso-login', () => <FramePage frame="organizationSso" />),
+    guardedRoute('/business-flows/$businessFlowId', () => <FramePage frame="businessFlow" />),
     guardedRoute('/error-403', () => <ForbiddenPage />),
   ]),
   oneTime.addChildren([
-    oneTimeRoute('/auth', 'One-time authentication'),
-    oneTimeRoute('/business-flows/$businessFlowId', 'Business flow'),
-    oneTimeRoute('/terms', 'Terms of use'),
+    oneTimeRoute('/auth', 'oneTimeAuth'),
+    oneTimeRoute('/business-flows/$businessFlowId', 'oneTimeBusinessFlow'),
+    oneTimeRoute('/terms', 'oneTimeTerms'),
   ]),
 ]);
 
-export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+export const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+  // Query values stay the strings they are in the URL (a user ID "12345" or a token is not JSON), so links built
+  // by hand (mails, the session guard's /login?redirect=…&timeout=1) and by the router read the same.
+  parseSearch: parseSearchWith((value) => value),
+  stringifySearch: stringifySearchWith(JSON.stringify),
+});
 setNavigator((to) => void router.navigate({ href: to }));
 
 declare module '@tanstack/react-router' {

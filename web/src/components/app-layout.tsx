@@ -1,7 +1,9 @@
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
 import { useSignOut } from '../features/auth/api/sign-out.ts';
+import { SessionGate } from '../session/effects.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 
@@ -18,7 +20,11 @@ export function AppLayout() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const signOut = useSignOut(() => void navigate({ to: '/login' }));
+  // The tokens are gone whatever the server answered, so the user is signed out either way.
+  const signOut = useSignOut(() => {
+    toast.success(t('auth:signOut.done'));
+    void navigate({ to: '/login' });
+  });
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -64,5 +70,14 @@ export function AppLayout() {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** The guarded routes' component: nothing renders without a session (SessionGate), then the signed-in frame. */
+export function GuardedLayout() {
+  return (
+    <SessionGate>
+      <AppLayout />
+    </SessionGate>
   );
 }

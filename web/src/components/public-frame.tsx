@@ -1,11 +1,16 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 
 /** The frame of every signed-out screen: logo, language switch and one card holding the form. */
-export function PublicFrame({ title, children }: { title: string; children: ReactNode }) {
+export function PublicFrame({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    document.title = `${title} | ${t('appName')}`;
+  }, [title, t]);
   return (
-    <div className="public-frame">
+    <div className={wide ? 'public-frame wide' : 'public-frame'}>
       <header className="public-header">
         <Logo />
         <LanguageSwitch />

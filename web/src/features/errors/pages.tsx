@@ -43,6 +43,7 @@ export function UnexpectedErrorPage({ traceId }: { traceId?: string }) {
 /** The page for an error that reached a boundary: API refusals get their page, anything else the generic one. */
 export function ErrorPage({ error }: { error: unknown }) {
   if (error instanceof ApiError) {
+    if (error.code === 'PASSWORD_RESET_LINK_INVALID') return <LinkInvalidPage />;
     if (error.code === 'IP_RESTRICTED') return <ForbiddenPage reason="ip" />;
     if (error.status === 403) return <ForbiddenPage />;
     if (error.status === 404) return <NotFoundPage />;

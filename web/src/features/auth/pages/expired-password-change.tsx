@@ -1,6 +1,9 @@
-import { PublicFrame } from '../../../components/public-frame.tsx';
+import { getRouteApi } from '@tanstack/react-router';
+import { PasswordChangeForm } from '../components/password-change-form.tsx';
 
-// Filled by the auth screens work of issue [2/5].
+const route = getRouteApi('/expired-password-change');
+
+/** A password past the organization's expiry: the user sets a new one, then is signed in. */
 export function ExpiredPasswordChangePage() {
-  return <PublicFrame title="ExpiredPasswordChangePage">{null}</PublicFrame>;
+  return <PasswordChangeForm variant="expired" search={route.useSearch()} />;
 }

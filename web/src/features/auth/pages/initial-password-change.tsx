@@ -1,6 +1,9 @@
-import { PublicFrame } from '../../../components/public-frame.tsx';
+import { getRouteApi } from '@tanstack/react-router';
+import { PasswordChangeForm } from '../components/password-change-form.tsx';
 
-// Filled by the auth screens work of issue [2/5].
+const route = getRouteApi('/initial-password-change');
+
+/** The first sign-in with a temporary password: the user sets their own password, then is signed in. */
 export function InitialPasswordChangePage() {
-  return <PublicFrame title="InitialPasswordChangePage">{null}</PublicFrame>;
+  return <PasswordChangeForm variant="initial" search={route.useSearch()} />;
 }

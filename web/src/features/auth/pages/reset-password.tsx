@@ -1,6 +1,107 @@
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { ApiError } from '../../../api/errors.ts';
+import { ErrorSummary } from '../../../components/error-summary.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
+import { useResetPassword } from '../api/reset-password.ts';
+import { useAuthForm } from '../form.ts';
+import { validatePasswordReset } from '../validation.ts';
 
-// Filled by the auth screens work of issue [2/5].
+const route = getRouteApi('/forget-password/reset');
+
+const invalidLink = () => new ApiError(401, [], 'PASSWORD_RESET_LINK_INVALID');
+
+/**
+ * The page a reset mail links to (?token=…): a new password, then sign in again. A missing, used or expired link
+ * is the route's error page (401 link invalid), reached by throwing its ApiError.
+ */
 export function ResetPasswordPage() {
-  return <PublicFrame title="ResetPasswordPage">{null}</PublicFrame>;
+  const { t } = useTranslation('auth');
+  const { token } = route.useSearch();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [passwordConfirmation, setPasswordConfirmation] = useState('');
+  const [linkError, setLinkError] = useState<ApiError | null>(null);
+  const reset = useResetPassword();
+  const fields = {
+    password: { id: 'reset-password', label: t('fields.newPassword') },
+    passwordConfirmation: { id: 'reset-password-confirmation', label: t('fields.newPasswordConfirmation') },
+  };
+  const form = useAuthForm(fields);
+
+  if (linkError) throw linkError;
+  if (!token) throw invalidLink();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.validate(validatePasswordReset({ password, passwordConfirmation }))) return;
+    reset.mutate(
+      { token, password, passwordConfirmation },
+      {
+        onSuccess: () => {
+          toast.success(t('resetPassword.done'));
+          void navigate({ to: '/login', replace: true });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 401) setLinkError(error);
+          // A token the contract itself refuses (too long, say) is a broken link too.
+          else if (error instanceof ApiError && error.fieldErrors().token) setLinkError(invalidLink());
+          else form.fail(error);
+        },
+      },
+    );
+  };
+
+  return (
+    <PublicFrame title={t('resetPassword.title')}>
+      <p>{t('resetPassword.intro')}</p>
+      <form onSubmit={submit} noValidate>
+        <ErrorSummary
+          title={t('form.summaryTitle')}
+          message={form.alert}
+          items={form.summary}
+          focusKey={form.attempt}
+        />
+        <FormField
+          id={fields.password.id}
+          label={fields.password.label}
+          hint={t('hints.newPassword')}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          autoFocus
+          value={password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            form.touched('password');
+          }}
+          errors={form.errorsOf('password')}
+        />
+        <FormField
+          id={fields.passwordConfirmation.id}
+          label={fields.passwordConfirmation.label}
+          name="passwordConfirmation"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={passwordConfirmation}
+          onChange={(event) => {
+            setPasswordConfirmation(event.target.value);
+            form.touched('passwordConfirmation');
+          }}
+          errors={form.errorsOf('passwordConfirmation')}
+        />
+        <button type="submit" className="button primary" disabled={reset.isPending}>
+          {reset.isPending ? t('sending') : t('resetPassword.submit')}
+        </button>
+      </form>
+      <p className="links">
+        <Link to="/login">{t('backToLogin')}</Link>
+      </p>
+    </PublicFrame>
+  );
 }

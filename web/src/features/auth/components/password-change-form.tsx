@@ -1,0 +1,152 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { ApiError } from '../../../api/errors.ts';
+import { ErrorSummary } from '../../../components/error-summary.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { PublicFrame } from '../../../components/public-frame.tsx';
+import { useChangePasswordAndSignIn } from '../api/change-password-and-sign-in.ts';
+import { useCurrentTerms } from '../api/get-current-terms.ts';
+import { useAuthForm } from '../form.ts';
+import { safeRedirect } from '../redirect.ts';
+import type { PasswordChangeSearch } from '../search.ts';
+import { validatePasswordChange } from '../validation.ts';
+import { TermsConsent } from './terms-consent.tsx';
+
+/**
+ * The first-password change (temporary password) and the expired-password change: the same request
+ * (changePasswordAndSignIn) with their own wording. Terms consent appears when the server asks for it.
+ */
+export function PasswordChangeForm({
+  variant,
+  search,
+}: {
+  variant: 'initial' | 'expired';
+  search: PasswordChangeSearch;
+}) {
+  const { t } = useTranslation(['auth', 'errors']);
+  const navigate = useNavigate();
+  const [loginId, setLoginId] = useState(search.loginId ?? '');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordConfirmation, setPasswordConfirmation] = useState('');
+  const [termsAsked, setTermsAsked] = useState(false);
+  const [agreed, setAgreed] = useState(false);
+  const terms = useCurrentTerms(termsAsked);
+  const change = useChangePasswordAndSignIn();
+  const texts = `passwordChange.${variant}` as const;
+  const fields = {
+    loginId: { id: 'change-login-id', label: t('fields.loginId') },
+    currentPassword: { id: 'change-current-password', label: t(`${texts}.currentPassword`) },
+    password: { id: 'change-password', label: t('fields.newPassword') },
+    passwordConfirmation: { id: 'change-password-confirmation', label: t('fields.newPasswordConfirmation') },
+    acceptTermId: { id: 'change-terms', label: t('terms.heading') },
+  };
+  const form = useAuthForm(fields);
+  const edit = (name: keyof typeof fields, set: (value: string) => void) => (event: { target: { value: string } }) => {
+    set(event.target.value);
+    form.touched(name);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = { loginId, currentPassword, password, passwordConfirmation, agreed: termsAsked ? agreed : undefined };
+    if (!form.validate(validatePasswordChange(input))) return;
+    const acceptTermId = termsAsked && agreed ? terms.data?.id : undefined;
+    change.mutate(
+      { loginId, currentPassword, password, passwordConfirmation, ...(acceptTermId ? { acceptTermId } : {}) },
+      {
+        onSuccess: () => {
+          toast.success(t('passwordChange.done'));
+          void navigate({ href: safeRedirect(search.redirect), replace: true });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.code === 'TERMS_NOT_AGREED') setTermsAsked(true);
+          form.fail(error);
+        },
+      },
+    );
+  };
+
+  return (
+    <PublicFrame title={t(`${texts}.title`)}>
+      <p>{t(`${texts}.intro`)}</p>
+      <form onSubmit={submit} noValidate>
+        <ErrorSummary
+          title={t('form.summaryTitle')}
+          message={form.alert}
+          items={form.summary}
+          focusKey={form.attempt}
+        />
+        <FormField
+          id={fields.loginId.id}
+          label={fields.loginId.label}
+          name="loginId"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={loginId}
+          onChange={edit('loginId', setLoginId)}
+          errors={form.errorsOf('loginId')}
+        />
+        <FormField
+          id={fields.currentPassword.id}
+          label={fields.currentPassword.label}
+          hint={t(`${texts}.currentPasswordHint`)}
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          required
+          autoFocus
+          value={currentPassword}
+          onChange={edit('currentPassword', setCurrentPassword)}
+          errors={form.errorsOf('currentPassword')}
+        />
+        <FormField
+          id={fields.password.id}
+          label={fields.password.label}
+          hint={t('hints.newPassword')}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={edit('password', setPassword)}
+          errors={form.errorsOf('password')}
+        />
+        <FormField
+          id={fields.passwordConfirmation.id}
+          label={fields.passwordConfirmation.label}
+          name="passwordConfirmation"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={passwordConfirmation}
+          onChange={edit('passwordConfirmation', setPasswordConfirmation)}
+          errors={form.errorsOf('passwordConfirmation')}
+        />
+        {termsAsked && (
+          <TermsConsent
+            id={fields.acceptTermId.id}
+            terms={terms}
+            agreed={agreed}
+            intro={t('terms.askedAtSignIn')}
+            onAgreedChange={(value) => {
+              setAgreed(value);
+              form.touched('acceptTermId');
+            }}
+            errors={form.errorsOf('acceptTermId')}
+          />
+        )}
+        <button type="submit" className="button primary" disabled={change.isPending}>
+          {change.isPending ? t('passwordChange.sending') : t('passwordChange.submit')}
+        </button>
+      </form>
+      <p className="links">
+        <Link to="/login">{t('backToLogin')}</Link>
+      </p>
+    </PublicFrame>
+  );
+}

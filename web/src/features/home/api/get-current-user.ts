@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { unwrap } from '../../../api/errors.ts';
+import { isSessionEndedError } from '../../../session/guard.ts';
+import { api } from '../../../session/session.ts';
+
+/** GET /me (getCurrentUser): the signed-in user and their organization. */
+export async function getCurrentUser() {
+  return unwrap(await api.GET('/me')).data;
+}
+
+export const currentUserQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: getCurrentUser });
+
+/** The current user; a failure goes to the route's error page, except an ended session (the guard redirects). */
+export function useCurrentUser() {
+  return useQuery({ ...currentUserQueryOptions(), throwOnError: (error) => !isSessionEndedError(error) });
+}
