@@ -12,6 +12,9 @@
  * BENCH_WORKERS (1: autocannon's worker threads, off the server's event loop), plus the
  * service's own variables (DATABASE_URL, KEIYAKU_WORKERS, KEIYAKU_VALIDATE_RESPONSES ...). Job workers and
  * response validation are off unless set, so the figures are those of the request path alone.
+ *
+ * Then the size of the JavaScript the workbench's /login page loads, gzipped, from the production build
+ * (bench/web-size.ts, which also runs on its own).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +23,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../core/config.ts';
 import { createService, type Service } from '../core/service.ts';
+import { reportLoginRouteSize } from './web-size.ts';
 
 function intFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -220,7 +224,14 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  // After the load, so a build of a stale web/dist never competes with the measured server for the CPU.
+  .then(() => reportLoginRouteSize())
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });

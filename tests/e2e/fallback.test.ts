@@ -1,0 +1,153 @@
+// Callbacks passed to page.evaluate run in the browser: they see the DOM.
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import {
+  LANGUAGE_KEY,
+  type Language,
+  MOBILE,
+  restoreSession,
+  screenshot,
+  signIn,
+  signUpOrganization,
+  storedTokens,
+  TEXTS,
+  useBrowser,
+} from '../helpers/browser.ts';
+
+// The workbench served by the real service: fallback pages, the login guard's redirects and the one-time group.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startApp();
+});
+afterAll(() => app?.close());
+
+const browser = useBrowser();
+
+/** The logo image is on the page and actually loaded (not a broken image). */
+async function expectLogo(page: Page) {
+  const logo = page.locator('main img[src="/favicon.svg"]').first();
+  await logo.waitFor();
+  expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await page.locator('main').getByText(TEXTS.ja.common.appName, { exact: true }).first().waitFor();
+}
+
+/** Waits until the browser shows `pathname` and returns its query. */
+async function landedOn(page: Page, pathname: string): Promise<URLSearchParams> {
+  await page.waitForURL((url) => url.pathname === pathname);
+  return new URL(page.url()).searchParams;
+}
+
+/** Picks a language in the switch, which stores it and reloads the page. */
+async function switchLanguage(page: Page, from: Language, to: Language) {
+  const select = page.getByRole('combobox', { name: TEXTS[from].common.language.label });
+  await Promise.all([page.waitForEvent('load'), select.selectOption(to)]);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, to);
+}
+
+describe('not-found page', () => {
+  it('shows the logo, "404 | Not Found" and the Japanese heading for an unknown path, English after a switch', async () => {
+    const page = await browser.open({ app });
+    const response = await page.goto('/no-such-page/anywhere');
+    // The service answers every page route with the workbench; the workbench decides it is not found.
+    expect(response?.status()).toBe(200);
+    const ja = TEXTS.ja.common.fallback.notFound;
+    await page.getByRole('heading', { level: 1, name: ja.heading }).waitFor();
+    expect(ja.heading).toBe('お探しのページは見つかりませんでした。');
+    await page.getByText(ja.title, { exact: true }).waitFor();
+    await expectLogo(page);
+    expect(new URL(page.url()).pathname).toBe('/no-such-page/anywhere'); // no redirect to sign-in
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    await screenshot(page, 'fallback-404-ja');
+
+    // The switch lives on the signed-out screens; the choice is kept for every page after it.
+    await page.goto('/login');
+    await switchLanguage(page, 'ja', 'en');
+    expect(await page.evaluate((key) => window.localStorage.getItem(key), LANGUAGE_KEY)).toBe('en');
+    await page.goto('/no-such-page/anywhere');
+    const en = TEXTS.en.common.fallback.notFound;
+    expect(en.heading).toBe('The page you were looking for was not found.');
+    await page.getByRole('heading', { level: 1, name: en.heading }).waitFor();
+    await expectLogo(page);
+    await page.getByRole('link', { name: TEXTS.en.common.fallback.backHome }).waitFor();
+    await screenshot(page, 'fallback-404-en');
+  });
+
+  it('is usable at 360 px wide: nothing overflows horizontally', async () => {
+    const page = await browser.open({ app, viewport: MOBILE });
+    await page.goto('/nothing-here');
+    await page.getByRole('heading', { level: 1, name: TEXTS.ja.common.fallback.notFound.heading }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'fallback-404-ja-360');
+  });
+});
+
+describe('the login guard without a session', () => {
+  it('sends /error-403 to /login with the original path as redirect (no timeout flag)', async () => {
+    const page = await browser.open({ app });
+    await page.goto('/error-403');
+    const query = await landedOn(page, '/login');
+    expect(query.get('redirect')).toBe('/error-403');
+    expect(query.has('timeout')).toBe(false);
+    // The forbidden page itself never rendered for a signed-out visitor.
+    expect(await page.getByText(TEXTS.ja.common.fallback.forbidden.heading).count()).toBe(0);
+    await screenshot(page, 'guard-error-403-to-login');
+  });
+
+  it('sends / to /login?redirect=/ and keeps path and query of a deeper protected page', async () => {
+    const page = await browser.open({ app });
+    await page.goto('/');
+    expect((await landedOn(page, '/login')).get('redirect')).toBe('/');
+    expect(await storedTokens(page)).toBeNull();
+
+    await page.goto('/business-flows/abc?tab=docs');
+    const query = await landedOn(page, '/login');
+    expect(query.get('redirect')).toBe('/business-flows/abc?tab=docs');
+    expect(query.has('timeout')).toBe(false);
+    await screenshot(page, 'guard-protected-to-login');
+  });
+
+  it('shows the forbidden page with the logo at /error-403 once signed in', async () => {
+    const org = await signUpOrganization(app);
+    const pair = await signIn(app, org.loginId, org.password);
+    const page = await browser.open({ app });
+    await page.goto('/login');
+    await restoreSession(page, pair);
+    await page.goto('/error-403');
+    const forbidden = TEXTS.ja.common.fallback.forbidden;
+    await page.getByRole('heading', { level: 1, name: forbidden.heading }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/error-403');
+    await expectLogo(page);
+    await screenshot(page, 'fallback-403-ja');
+  });
+});
+
+describe('the one-time group', () => {
+  it('renders /onetime/terms without a session and without a redirect, also after the window regains focus', async () => {
+    const page = await browser.open({ app });
+    await page.goto('/onetime/terms');
+    const title = TEXTS.ja.common.frames.oneTimeTerms;
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByText(TEXTS.ja.common.comingSoon).waitFor();
+    expect(await storedTokens(page)).toBeNull();
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    // Give the router a turn to act on the focus before checking that it did not.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    expect(new URL(page.url()).pathname).toBe('/onetime/terms');
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await screenshot(page, 'onetime-terms');
+  });
+
+  it('has its own error page for an unknown one-time path, without a way back to the signed-in home', async () => {
+    const page = await browser.open({ app });
+    await page.goto('/onetime/no-such-step');
+    const oneTime = TEXTS.ja.common.fallback.oneTime;
+    await page.getByRole('heading', { level: 1, name: oneTime.heading }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/onetime/no-such-step');
+    expect(await page.getByRole('link', { name: TEXTS.ja.common.fallback.backHome }).count()).toBe(0);
+    await screenshot(page, 'onetime-error');
+  });
+});

@@ -1,0 +1,197 @@
+// Callbacks passed to page.evaluate run in the browser: they see the DOM.
+/// <reference lib="dom" />
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, onTestFailed } from 'vitest';
+import enAuth from '../../web/src/i18n/en/auth.json' with { type: 'json' };
+import enCommon from '../../web/src/i18n/en/common.json' with { type: 'json' };
+import enErrors from '../../web/src/i18n/en/errors.json' with { type: 'json' };
+import jaAuth from '../../web/src/i18n/ja/auth.json' with { type: 'json' };
+import jaCommon from '../../web/src/i18n/ja/common.json' with { type: 'json' };
+import jaErrors from '../../web/src/i18n/ja/errors.json' with { type: 'json' };
+import type { TestApp } from './app.ts';
+import { recipientOf, waitForMail } from './mail.ts';
+
+/** Debian's chromium; playwright-core never downloads a browser. */
+export const CHROMIUM_PATH = process.env.KEIYAKU_CHROMIUM ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where the run writes its screenshots (gitignored with the rest of test-results/). */
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+export type Language = 'ja' | 'en';
+
+/** The workbench's own catalogues, so tests find elements by the texts users see. */
+export const TEXTS = {
+  ja: { common: jaCommon, auth: jaAuth, errors: jaErrors },
+  en: { common: enCommon, auth: enAuth, errors: enErrors },
+} as const;
+
+/** The key under which the workbench keeps the chosen language (web/src/i18n/index.ts). */
+export const LANGUAGE_KEY = 'keiyaku.language';
+/** The key under which the workbench keeps the signed-in user's tokens (web/src/session/session.ts). */
+export const TOKENS_KEY = 'keiyaku.tokens';
+export const SESSION_TIMESTAMP_KEY = 'keiyaku.sessionTimestamp';
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE = { width: 360, height: 740 } as const;
+
+/** Waits on a slow two-core machine: generous, but a wait-for, never a fixed sleep. */
+export const UI_TIMEOUT = 15_000;
+
+export interface OpenOptions {
+  /** The service the page talks to; relative `page.goto('/login')` resolves against it. */
+  app: TestApp;
+  /** The workbench language stored before the first page loads (ja, the default, when omitted). */
+  language?: Language;
+  viewport?: { width: number; height: number };
+}
+
+export interface BrowserHarness {
+  /** A fresh context (own storage, cookies, clock) and page for this test; closed after the test. */
+  open(options: OpenOptions): Promise<Page>;
+}
+
+/**
+ * Launches chromium once for the calling test file and hands each test its own context. When a test fails, the
+ * page's console errors and uncaught exceptions are printed and a screenshot `failed-<test>.png` is taken.
+ */
+export function useBrowser(): BrowserHarness {
+  let browser: Browser | null = null;
+  let contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 60_000 });
+  });
+
+  afterEach(async () => {
+    const open = contexts;
+    contexts = [];
+    await Promise.all(open.map((context) => context.close().catch(() => undefined)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    async open({ app, language, viewport = DESKTOP }) {
+      if (!browser) throw new Error('useBrowser(): the browser is not running (call open() inside a test)');
+      const context = await browser.newContext({
+        baseURL: app.url,
+        viewport,
+        locale: language === 'en' ? 'en-US' : 'ja-JP',
+        timezoneId: 'Asia/Tokyo',
+      });
+      contexts.push(context);
+      context.setDefaultTimeout(UI_TIMEOUT);
+      context.setDefaultNavigationTimeout(30_000);
+      if (language) {
+        // Only before the first choice: a language switch made by the test must survive reloads.
+        await context.addInitScript(
+          ({ key, value }) => {
+            if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
+          },
+          { key: LANGUAGE_KEY, value: language },
+        );
+      }
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+      });
+      onTestFailed(async ({ task }) => {
+        if (problems.length > 0) console.error(`Browser problems in "${task.name}":\n  ${problems.join('\n  ')}`);
+        console.error(`Page URL at failure: ${page.url()}`);
+        await screenshot(page, `failed-${task.name}`).catch(() => undefined);
+      });
+      return page;
+    },
+  };
+}
+
+/**
+ * Saves a full-page PNG under test-results/screenshots/ and returns its path. Animations keep running: Playwright's
+ * `animations: 'disabled'` would finish react-toastify's progress animation, which is its auto-close timer, and so
+ * close every toast on the page.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const safe = name
+    .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120);
+  const file = path.join(SCREENSHOT_DIR, `${safe}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** The tokens the workbench keeps in localStorage, or null when signed out. */
+export async function storedTokens(page: Page): Promise<unknown> {
+  return page.evaluate((key) => {
+    const raw = window.localStorage.getItem(key);
+    return raw === null ? null : (JSON.parse(raw) as unknown);
+  }, TOKENS_KEY);
+}
+
+/** Signing an organization up and its owner in over the API, for tests whose subject is another screen. */
+export { PASSWORD, signIn, signUpOrganization } from './accounts.ts';
+
+/**
+ * Puts a session the API issued into the page's storage the way the workbench keeps it (tokens with decoded
+ * claims and the activity timestamp), so a test can open a protected page without going through the sign-in screen.
+ * The page must already show the workbench's origin.
+ */
+export async function restoreSession(page: Page, pair: { authorizationToken: string; refreshToken: string }) {
+  const payload = pair.authorizationToken.split('.')[1]!;
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const tokens = {
+    accessToken: { accessToken: pair.authorizationToken, claims: { ...claims, uid: String(claims.uid) } },
+    refreshToken: { refreshToken: pair.refreshToken },
+  };
+  await page.evaluate(
+    ({ tokensKey, timestampKey, value }) => {
+      window.localStorage.setItem(tokensKey, value);
+      window.localStorage.setItem(timestampKey, String(Date.now()));
+    },
+    { tokensKey: TOKENS_KEY, timestampKey: SESSION_TIMESTAMP_KEY, value: JSON.stringify(tokens) },
+  );
+}
+
+/**
+ * Waits for a mail to `email` in the local outbox and returns the first link in its text whose path starts with
+ * `pathPrefix` (for instance /forget-password/reset), as a path + query the page can open on the test's server.
+ */
+export async function mailedLink(app: TestApp, email: string, pathPrefix: string, timeoutMs = 15_000) {
+  const mail = await waitForMail(
+    app,
+    (candidate) => recipientOf(candidate).includes(email) && linksIn(candidate.text ?? '', pathPrefix).length > 0,
+    timeoutMs,
+  );
+  const url = new URL(linksIn(mail.text ?? '', pathPrefix)[0]!);
+  return { mail, url, path: `${url.pathname}${url.search}` };
+}
+
+function linksIn(text: string, pathPrefix: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"]+/g)]
+    .map((match) => match[0])
+    .filter((link) => {
+      try {
+        return new URL(link).pathname.startsWith(pathPrefix);
+      } catch {
+        return false;
+      }
+    });
+}
