@@ -1,5 +1,4 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
-/// <reference lib="dom" />
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.ts';

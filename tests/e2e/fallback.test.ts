@@ -1,5 +1,4 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
-/// <reference lib="dom" />
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -110,7 +109,7 @@ describe('the login guard without a session', () => {
     await screenshot(page, 'guard-protected-to-login');
   });
 
-  it('shows the forbidden page with the logo at /error-403 once signed in', async () => {
+  it('shows the forbidden page with the logo at /error-403 once signed in, in one main landmark', async () => {
     const org = await signUpOrganization(app);
     const pair = await signIn(app, org.loginId, org.password);
     const page = await browser.open({ app });
@@ -121,6 +120,8 @@ describe('the login guard without a session', () => {
     await page.getByRole('heading', { level: 1, name: forbidden.heading }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/error-403');
     await expectLogo(page);
+    // Inside the signed-in layout the page is a section of the one main landmark the skip link targets.
+    expect(await page.getByRole('main').count()).toBe(1);
     await screenshot(page, 'fallback-403-ja');
   });
 });

@@ -1,5 +1,4 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
-/// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useSignOut } from '../features/auth/api/sign-out.ts';
 import { SessionGate } from '../session/effects.tsx';
+import { InsideMain } from './landmarks.ts';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
 
@@ -67,7 +68,9 @@ export function AppLayout() {
         </nav>
       </header>
       <main id="main" className="app-main">
-        <Outlet />
+        <InsideMain.Provider value={true}>
+          <Outlet />
+        </InsideMain.Provider>
       </main>
     </div>
   );
