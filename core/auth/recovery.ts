@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { CoreDeps } from '../deps.ts';
 import type { RequestContext } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
@@ -101,6 +102,23 @@ export class AccountRecovery {
     });
   }
 
+  /** Whether a reset link can still be used; checking does not spend it. */
+  async verifyResetToken(token: string): Promise<void> {
+    const link = await this.liveLink(this.deps.knex, token);
+    if (!link) throw new AppError('PASSWORD_RESET_LINK_INVALID');
+  }
+
+  /** The unused, unexpired link a token names, with its active user; null otherwise. */
+  private async liveLink(knex: Knex, token: string, lock = false) {
+    const query = knex('password_reset_tokens as t')
+      .join('users as u', 'u.id', 't.user_id')
+      .where({ 't.token_hash': hashOpaqueToken(token), 'u.status': 'active' })
+      .whereNull('t.used_at')
+      .where('t.expires_at', '>', this.deps.clock.now());
+    if (lock) query.forUpdate();
+    return (await query.first('t.id', 't.user_id')) ?? null;
+  }
+
   async resetPassword(
     input: { token: string; password: string; passwordConfirmation: string },
     req: RequestContext,
@@ -108,14 +126,9 @@ export class AccountRecovery {
     const { knex, clock } = this.deps;
     const now = clock.now();
     await knex.transaction(async (trx) => {
-      const link = await trx('password_reset_tokens')
-        .where({ token_hash: hashOpaqueToken(input.token) })
-        .whereNull('used_at')
-        .where('expires_at', '>', now)
-        .forUpdate()
-        .first('id', 'user_id');
+      const link = await this.liveLink(trx, input.token, true);
       const user = link ? await findUserById(trx, link.user_id) : null;
-      if (!link || !user || user.status !== 'active') throw new AppError('PASSWORD_RESET_LINK_INVALID');
+      if (!link || !user) throw new AppError('PASSWORD_RESET_LINK_INVALID');
       await changePassword(this.deps, trx, user, input, req, 'auth.password_reset');
       await trx('password_reset_tokens').where({ id: link.id }).update({ used_at: now });
       await this.sessions.revokeAllOf(trx, user.id, 'password-reset');

@@ -29,6 +29,11 @@ export function authRoutes(api: ApiRouter, signIn: SignIn, sessions: Sessions, r
     return { status: 202 };
   });
 
+  api.operation('verifyPasswordResetToken', async ({ body }) => {
+    await recovery.verifyResetToken(body.data.attributes.token);
+    return { status: 204 };
+  });
+
   api.operation('resetPassword', async ({ body, req }) => {
     await recovery.resetPassword(body.data.attributes, req);
     return { status: 204 };

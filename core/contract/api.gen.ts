@@ -129,6 +129,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/password-resets/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a reset link before its form is shown.
+         * @description 204 when the token of a reset link is unused and unexpired, 401 `PASSWORD_RESET_LINK_INVALID` otherwise.
+         *     Checking does not spend the token; only `resetPassword` does.
+         */
+        post: operations["verifyPasswordResetToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user-id-reminders": {
         parameters: {
             query?: never;
@@ -377,6 +398,15 @@ export interface components {
                     token: string;
                     password: components["schemas"]["Password"];
                     passwordConfirmation: string;
+                };
+            };
+        };
+        PasswordResetVerification: {
+            data: {
+                /** @constant */
+                type: "PasswordResetVerification";
+                attributes: {
+                    token: string;
                 };
             };
         };
@@ -797,6 +827,31 @@ export interface operations {
         };
         responses: {
             /** @description Password changed; every session of the user ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    verifyPasswordResetToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetVerification"];
+            };
+        };
+        responses: {
+            /** @description The link is valid. */
             204: {
                 headers: {
                     [name: string]: unknown;

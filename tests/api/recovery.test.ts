@@ -47,6 +47,12 @@ function resetPassword(token: string, password: string, passwordConfirmation = p
   });
 }
 
+function verifyToken(token: string) {
+  return app.api.call('verifyPasswordResetToken', {
+    body: { data: { type: 'PasswordResetVerification', attributes: { token } } },
+  });
+}
+
 function remindUserId(email: string) {
   return app.api.call('requestUserIdReminder', {
     body: { data: { type: 'UserIdReminder', attributes: { email } } },
@@ -143,6 +149,22 @@ describe('forgot password', () => {
 
   it('answers a made-up token with 401 PASSWORD_RESET_LINK_INVALID', async () => {
     expectError(await resetPassword('not-a-token-we-mailed', 'after-reset-5'), 401, 'PASSWORD_RESET_LINK_INVALID');
+  });
+
+  it('tells whether a link is usable before its form is filled, without spending it', async () => {
+    const org = await signUpOrganization(app);
+    const token = await resetTokenFor(org);
+    expect((await verifyToken(token)).status).toBe(204);
+    expect((await verifyToken(token)).status).toBe(204);
+    expect((await verifyToken('made-up-token')).body.errors[0].code).toBe('PASSWORD_RESET_LINK_INVALID');
+    expect((await resetPassword(token, 'verified-pass1')).status).toBe(204);
+    const used = await verifyToken(token);
+    expect(used.status).toBe(401);
+    expect(used.body.errors[0].code).toBe('PASSWORD_RESET_LINK_INVALID');
+
+    const expiring = await resetTokenFor(org);
+    app.clock.advance(31 * MINUTE);
+    expect((await verifyToken(expiring)).status).toBe(401);
   });
 
   it('makes an earlier link useless when a new one is requested', async () => {

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,7 @@ import { ErrorSummary } from '../../../components/error-summary.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useResetPassword } from '../api/reset-password.ts';
+import { verifyPasswordResetTokenQueryOptions } from '../api/verify-password-reset-token.ts';
 import { useAuthForm } from '../form.ts';
 import { validatePasswordReset } from '../validation.ts';
 
@@ -15,8 +17,8 @@ const route = getRouteApi('/forget-password/reset');
 const invalidLink = () => new ApiError(401, [], 'PASSWORD_RESET_LINK_INVALID');
 
 /**
- * The page a reset mail links to (?token=…): a new password, then sign in again. A missing, used or expired link
- * is the route's error page (401 link invalid), reached by throwing its ApiError.
+ * The page a reset mail links to (?token=…): a new password, then sign in again. The link is checked as the page
+ * opens; a missing, used or expired one is the route's error page (401 link invalid), reached by throwing.
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation('auth');
@@ -31,9 +33,13 @@ export function ResetPasswordPage() {
     passwordConfirmation: { id: 'reset-password-confirmation', label: t('fields.newPasswordConfirmation') },
   };
   const form = useAuthForm(fields);
+  const check = useQuery({ ...verifyPasswordResetTokenQueryOptions(token ?? ''), enabled: Boolean(token) });
 
   if (linkError) throw linkError;
   if (!token) throw invalidLink();
+  if (check.error instanceof ApiError && (check.error.status === 401 || check.error.fieldErrors().token)) {
+    throw invalidLink();
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -54,6 +60,14 @@ export function ResetPasswordPage() {
       },
     );
   };
+
+  if (check.isPending) {
+    return (
+      <PublicFrame title={t('resetPassword.title')}>
+        <p role="status">{t('resetPassword.checking')}</p>
+      </PublicFrame>
+    );
+  }
 
   return (
     <PublicFrame title={t('resetPassword.title')}>
