@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors.ts';
 import type { ErrorSummaryItem } from '../../components/error-summary.tsx';
 import { hasProblems, PASSWORD_MIN, type Problem, type Problems } from './validation.ts';
 
 /** The id and visible label of each field of a form, by request attribute name. */
-export type FieldInfo = Record<string, { id: string; label: string }>;
+export type FieldInfo<Name extends string = string> = Record<Name, { id: string; label: string }>;
 
 /**
  * A 422's field errors (keyed by attribute name) as problems. The server sends no parameters with the codes; the
@@ -32,9 +32,10 @@ export function useProblemText(): (problem: Problem) => string {
 
 /**
  * The state every sign-in form shares: field problems (the client's before sending, the server's after), a message
- * about the whole request, and a counter of failed attempts that moves focus to the error summary.
+ * about the whole request, and a counter of failed attempts that moves focus to the error summary. `field`,
+ * `consent` and `errorSummary` are the props that tie a page's inputs, terms consent and ErrorSummary to it.
  */
-export function useAuthForm(fields: FieldInfo) {
+export function useAuthForm<Name extends string>(fields: FieldInfo<Name>) {
   const { t } = useTranslation(['auth', 'errors']);
   const text = useProblemText();
   const [problems, setProblems] = useState<Problems>({});
@@ -64,15 +65,15 @@ export function useAuthForm(fields: FieldInfo) {
   };
 
   /** Editing a field takes its (now possibly stale) problems away. */
-  const touched = (name: string): void => {
+  const touched = (name: Name): void => {
     if (!problems[name]) return;
     setProblems(({ [name]: _dropped, ...rest }) => rest);
   };
 
-  const errorsOf = (name: string): string[] => (problems[name] ?? []).map(text);
+  const errorsOf = (name: Name): string[] => (problems[name] ?? []).map(text);
 
   const summary: ErrorSummaryItem[] = Object.entries(problems).flatMap(([name, list]) => {
-    const field = fields[name];
+    const field = (fields as FieldInfo)[name];
     return field
       ? list.map((problem) => ({
           fieldId: field.id,
@@ -81,5 +82,45 @@ export function useAuthForm(fields: FieldInfo) {
       : [];
   });
 
-  return { problems, alert, attempt, validate, fail, touched, errorsOf, summary, setAlert };
+  /** A required text input of `fields` (for FormField or AuthField): its id, label, value and problems. */
+  const field = (name: Name, value: string, set: (value: string) => void) => ({
+    id: fields[name].id,
+    label: fields[name].label,
+    name,
+    value,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      set(event.target.value);
+      touched(name);
+    },
+    errors: errorsOf(name),
+    required: true,
+  });
+
+  /** The terms consent of `fields` (for TermsConsent): its checkbox id, state and problems. */
+  const consent = (name: Name, agreed: boolean, set: (agreed: boolean) => void) => ({
+    id: fields[name].id,
+    agreed,
+    onAgreedChange: (value: boolean) => {
+      set(value);
+      touched(name);
+    },
+    errors: errorsOf(name),
+  });
+
+  const errorSummary = { title: t('form.summaryTitle'), message: alert, items: summary, focusKey: attempt };
+
+  return {
+    problems,
+    alert,
+    attempt,
+    validate,
+    fail,
+    touched,
+    errorsOf,
+    summary,
+    setAlert,
+    field,
+    consent,
+    errorSummary,
+  };
 }

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
-import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useChangePasswordAndSignIn } from '../api/change-password-and-sign-in.ts';
 import { useCurrentTerms } from '../api/get-current-terms.ts';
@@ -12,6 +11,8 @@ import { useAuthForm } from '../form.ts';
 import { safeRedirect } from '../redirect.ts';
 import type { PasswordChangeSearch } from '../search.ts';
 import { validatePasswordChange } from '../validation.ts';
+import { AuthField } from './auth-field.tsx';
+import { SubmitButton } from './page-parts.tsx';
 import { TermsConsent } from './terms-consent.tsx';
 
 /**
@@ -44,10 +45,6 @@ export function PasswordChangeForm({
     acceptTermId: { id: 'change-terms', label: t('terms.heading') },
   };
   const form = useAuthForm(fields);
-  const edit = (name: keyof typeof fields, set: (value: string) => void) => (event: { target: { value: string } }) => {
-    set(event.target.value);
-    form.touched(name);
-  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -73,76 +70,31 @@ export function PasswordChangeForm({
     <PublicFrame title={t(`${texts}.title`)}>
       <p>{t(`${texts}.intro`)}</p>
       <form onSubmit={submit} noValidate>
-        <ErrorSummary
-          title={t('form.summaryTitle')}
-          message={form.alert}
-          items={form.summary}
-          focusKey={form.attempt}
-        />
-        <FormField
-          id={fields.loginId.id}
-          label={fields.loginId.label}
-          name="loginId"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={loginId}
-          onChange={edit('loginId', setLoginId)}
-          errors={form.errorsOf('loginId')}
-        />
-        <FormField
-          id={fields.currentPassword.id}
-          label={fields.currentPassword.label}
+        <ErrorSummary {...form.errorSummary} />
+        <AuthField kind="loginId" {...form.field('loginId', loginId, setLoginId)} />
+        <AuthField
+          kind="currentPassword"
+          {...form.field('currentPassword', currentPassword, setCurrentPassword)}
           hint={t(`${texts}.currentPasswordHint`)}
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          required
           autoFocus
-          value={currentPassword}
-          onChange={edit('currentPassword', setCurrentPassword)}
-          errors={form.errorsOf('currentPassword')}
         />
-        <FormField
-          id={fields.password.id}
-          label={fields.password.label}
-          hint={t('hints.newPassword')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={edit('password', setPassword)}
-          errors={form.errorsOf('password')}
-        />
-        <FormField
-          id={fields.passwordConfirmation.id}
-          label={fields.passwordConfirmation.label}
-          name="passwordConfirmation"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={passwordConfirmation}
-          onChange={edit('passwordConfirmation', setPasswordConfirmation)}
-          errors={form.errorsOf('passwordConfirmation')}
+        <AuthField kind="newPassword" {...form.field('password', password, setPassword)} />
+        <AuthField
+          kind="newPasswordConfirmation"
+          {...form.field('passwordConfirmation', passwordConfirmation, setPasswordConfirmation)}
         />
         {termsAsked && (
           <TermsConsent
-            id={fields.acceptTermId.id}
+            {...form.consent('acceptTermId', agreed, setAgreed)}
             terms={terms}
-            agreed={agreed}
             intro={t('terms.askedAtSignIn')}
-            onAgreedChange={(value) => {
-              setAgreed(value);
-              form.touched('acceptTermId');
-            }}
-            errors={form.errorsOf('acceptTermId')}
           />
         )}
-        <button type="submit" className="button primary" disabled={change.isPending}>
-          {change.isPending ? t('passwordChange.sending') : t('passwordChange.submit')}
-        </button>
+        <SubmitButton
+          label={t('passwordChange.submit')}
+          pending={change.isPending}
+          pendingLabel={t('passwordChange.sending')}
+        />
       </form>
       <p className="links">
         <Link to="/login">{t('backToLogin')}</Link>

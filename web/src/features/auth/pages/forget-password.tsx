@@ -2,9 +2,10 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
-import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useRequestPasswordReset } from '../api/request-password-reset.ts';
+import { AuthField } from '../components/auth-field.tsx';
+import { MailSentNotice, SubmitButton } from '../components/page-parts.tsx';
 import { useAuthForm } from '../form.ts';
 import { validatePasswordResetRequest } from '../validation.ts';
 
@@ -29,54 +30,15 @@ export function ForgetPasswordPage() {
   return (
     <PublicFrame title={t('forgetPassword.title')}>
       {request.isSuccess ? (
-        <div className="success" role="status">
-          <p>{t('forgetPassword.sent')}</p>
-          <p>{t('mailHelp')}</p>
-        </div>
+        <MailSentNotice text={t('forgetPassword.sent')} />
       ) : (
         <>
           <p>{t('forgetPassword.intro')}</p>
           <form onSubmit={submit} noValidate>
-            <ErrorSummary
-              title={t('form.summaryTitle')}
-              message={form.alert}
-              items={form.summary}
-              focusKey={form.attempt}
-            />
-            <FormField
-              id={fields.loginId.id}
-              label={fields.loginId.label}
-              name="loginId"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              autoFocus
-              value={loginId}
-              onChange={(event) => {
-                setLoginId(event.target.value);
-                form.touched('loginId');
-              }}
-              errors={form.errorsOf('loginId')}
-            />
-            <FormField
-              id={fields.email.id}
-              label={fields.email.label}
-              name="email"
-              type="email"
-              autoComplete="email"
-              spellCheck={false}
-              required
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                form.touched('email');
-              }}
-              errors={form.errorsOf('email')}
-            />
-            <button type="submit" className="button primary" disabled={request.isPending}>
-              {request.isPending ? t('sending') : t('forgetPassword.submit')}
-            </button>
+            <ErrorSummary {...form.errorSummary} />
+            <AuthField kind="loginId" {...form.field('loginId', loginId, setLoginId)} autoFocus />
+            <AuthField kind="email" {...form.field('email', email, setEmail)} />
+            <SubmitButton label={t('forgetPassword.submit')} pending={request.isPending} />
           </form>
         </>
       )}

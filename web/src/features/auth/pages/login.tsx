@@ -3,10 +3,11 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
-import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useCurrentTerms } from '../api/get-current-terms.ts';
 import { useSignIn } from '../api/sign-in.ts';
+import { AuthField } from '../components/auth-field.tsx';
+import { AccountSwitch, SubmitButton } from '../components/page-parts.tsx';
 import { TermsConsent } from '../components/terms-consent.tsx';
 import { useAuthForm } from '../form.ts';
 import { afterSignIn } from '../redirect.ts';
@@ -68,70 +69,27 @@ export function LoginPage() {
       )}
       {search.invitationToken && <p className="notice">{t('login.invitation')}</p>}
       <form onSubmit={submit} noValidate>
-        <ErrorSummary
-          title={t('form.summaryTitle')}
-          message={form.alert}
-          items={form.summary}
-          focusKey={form.attempt}
-        />
-        <FormField
-          id={fields.loginId.id}
-          label={fields.loginId.label}
-          name="loginId"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          value={loginId}
-          autoFocus={!search.loginId}
-          onChange={(event) => {
-            setLoginId(event.target.value);
-            form.touched('loginId');
-          }}
-          errors={form.errorsOf('loginId')}
-        />
-        <FormField
-          id={fields.password.id}
-          label={fields.password.label}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
+        <ErrorSummary {...form.errorSummary} />
+        <AuthField kind="loginId" {...form.field('loginId', loginId, setLoginId)} autoFocus={!search.loginId} />
+        <AuthField
+          kind="currentPassword"
+          {...form.field('password', password, setPassword)}
           autoFocus={Boolean(search.loginId)}
-          onChange={(event) => {
-            setPassword(event.target.value);
-            form.touched('password');
-          }}
-          errors={form.errorsOf('password')}
         />
         {termsAsked && (
           <TermsConsent
-            id={fields.acceptTermId.id}
+            {...form.consent('acceptTermId', agreed, setAgreed)}
             terms={terms}
-            agreed={agreed}
             intro={t('terms.askedAtSignIn')}
-            onAgreedChange={(value) => {
-              setAgreed(value);
-              form.touched('acceptTermId');
-            }}
-            errors={form.errorsOf('acceptTermId')}
           />
         )}
-        <button type="submit" className="button primary" disabled={signIn.isPending}>
-          {signIn.isPending ? t('login.sending') : t('login.submit')}
-        </button>
+        <SubmitButton label={t('login.submit')} pending={signIn.isPending} pendingLabel={t('login.sending')} />
       </form>
       <nav className="links" aria-label={t('login.helpLinks')}>
         <Link to="/notice-user-id">{t('login.forgotUserId')}</Link>
         <Link to="/forget-password">{t('login.forgotPassword')}</Link>
       </nav>
-      <p className="signup-prompt">
-        {t('login.noAccount')}{' '}
-        <Link to="/signup" search={{ invitationToken: search.invitationToken }}>
-          {t('login.signUp')}
-        </Link>
-      </p>
+      <AccountSwitch to="/signup" invitationToken={search.invitationToken} />
     </PublicFrame>
   );
 }

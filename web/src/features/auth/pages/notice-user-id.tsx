@@ -2,9 +2,10 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
-import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useRequestUserIdReminder } from '../api/request-user-id-reminder.ts';
+import { AuthField } from '../components/auth-field.tsx';
+import { MailSentNotice, SubmitButton } from '../components/page-parts.tsx';
 import { useAuthForm } from '../form.ts';
 import { validateUserIdReminder } from '../validation.ts';
 
@@ -25,39 +26,14 @@ export function NoticeUserIdPage() {
   return (
     <PublicFrame title={t('noticeUserId.title')}>
       {remind.isSuccess ? (
-        <div className="success" role="status">
-          <p>{t('noticeUserId.sent')}</p>
-          <p>{t('mailHelp')}</p>
-        </div>
+        <MailSentNotice text={t('noticeUserId.sent')} />
       ) : (
         <>
           <p>{t('noticeUserId.intro')}</p>
           <form onSubmit={submit} noValidate>
-            <ErrorSummary
-              title={t('form.summaryTitle')}
-              message={form.alert}
-              items={form.summary}
-              focusKey={form.attempt}
-            />
-            <FormField
-              id={fields.email.id}
-              label={fields.email.label}
-              name="email"
-              type="email"
-              autoComplete="email"
-              spellCheck={false}
-              required
-              autoFocus
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                form.touched('email');
-              }}
-              errors={form.errorsOf('email')}
-            />
-            <button type="submit" className="button primary" disabled={remind.isPending}>
-              {remind.isPending ? t('sending') : t('noticeUserId.submit')}
-            </button>
+            <ErrorSummary {...form.errorSummary} />
+            <AuthField kind="email" {...form.field('email', email, setEmail)} autoFocus />
+            <SubmitButton label={t('noticeUserId.submit')} pending={remind.isPending} />
           </form>
         </>
       )}

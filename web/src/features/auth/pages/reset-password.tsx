@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
-import { FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useResetPassword } from '../api/reset-password.ts';
 import { verifyPasswordResetTokenQueryOptions } from '../api/verify-password-reset-token.ts';
+import { AuthField } from '../components/auth-field.tsx';
+import { SubmitButton } from '../components/page-parts.tsx';
 import { useAuthForm } from '../form.ts';
 import { validatePasswordReset } from '../validation.ts';
 
@@ -73,45 +74,13 @@ export function ResetPasswordPage() {
     <PublicFrame title={t('resetPassword.title')}>
       <p>{t('resetPassword.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <ErrorSummary
-          title={t('form.summaryTitle')}
-          message={form.alert}
-          items={form.summary}
-          focusKey={form.attempt}
+        <ErrorSummary {...form.errorSummary} />
+        <AuthField kind="newPassword" {...form.field('password', password, setPassword)} autoFocus />
+        <AuthField
+          kind="newPasswordConfirmation"
+          {...form.field('passwordConfirmation', passwordConfirmation, setPasswordConfirmation)}
         />
-        <FormField
-          id={fields.password.id}
-          label={fields.password.label}
-          hint={t('hints.newPassword')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          autoFocus
-          value={password}
-          onChange={(event) => {
-            setPassword(event.target.value);
-            form.touched('password');
-          }}
-          errors={form.errorsOf('password')}
-        />
-        <FormField
-          id={fields.passwordConfirmation.id}
-          label={fields.passwordConfirmation.label}
-          name="passwordConfirmation"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={passwordConfirmation}
-          onChange={(event) => {
-            setPasswordConfirmation(event.target.value);
-            form.touched('passwordConfirmation');
-          }}
-          errors={form.errorsOf('passwordConfirmation')}
-        />
-        <button type="submit" className="button primary" disabled={reset.isPending}>
-          {reset.isPending ? t('sending') : t('resetPassword.submit')}
-        </button>
+        <SubmitButton label={t('resetPassword.submit')} pending={reset.isPending} />
       </form>
       <p className="links">
         <Link to="/login">{t('backToLogin')}</Link>

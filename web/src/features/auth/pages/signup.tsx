@@ -1,4 +1,4 @@
-import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -8,6 +8,8 @@ import { PublicFrame } from '../../../components/public-frame.tsx';
 import type { Language } from '../../../i18n/index.ts';
 import { useCurrentTerms } from '../api/get-current-terms.ts';
 import { useSignUp } from '../api/sign-up.ts';
+import { AuthField } from '../components/auth-field.tsx';
+import { AccountSwitch, SubmitButton } from '../components/page-parts.tsx';
 import { TermsConsent } from '../components/terms-consent.tsx';
 import { useAuthForm } from '../form.ts';
 import { type SignUpInput, validateSignUp } from '../validation.ts';
@@ -48,19 +50,12 @@ export function SignupPage() {
   };
   const form = useAuthForm(fields);
 
-  const update = <K extends keyof SignUpInput>(name: K, value: SignUpInput[K], field: string = name) => {
-    setInput((previous) => ({ ...previous, [name]: value }));
-    form.touched(field);
-  };
-  const text = (name: TextField) => ({
-    id: fields[name].id,
-    label: fields[name].label,
-    name,
-    value: input[name],
-    onChange: (event: { target: { value: string } }) => update(name, event.target.value),
-    errors: form.errorsOf(name),
-    required: true,
-  });
+  /** Sets one attribute of the input; form.field and form.consent also take its problems away. */
+  const setterOf =
+    <K extends keyof SignUpInput>(name: K) =>
+    (value: SignUpInput[K]) =>
+      setInput((previous) => ({ ...previous, [name]: value }));
+  const text = (name: TextField) => form.field(name, input[name], setterOf(name));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -87,12 +82,7 @@ export function SignupPage() {
     <PublicFrame title={t('signup.title')} wide>
       <p>{t('signup.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <ErrorSummary
-          title={t('form.summaryTitle')}
-          message={form.alert}
-          items={form.summary}
-          focusKey={form.attempt}
-        />
+        <ErrorSummary {...form.errorSummary} />
         <fieldset>
           <legend>{t('signup.organization')}</legend>
           <FormField {...text('organizationName')} autoComplete="organization" maxLength={100} />
@@ -111,41 +101,30 @@ export function SignupPage() {
             label={t('fields.noCorporateNumber')}
             hint={t('hints.noCorporateNumber')}
             checked={input.noCorporateNumber}
-            onChange={(event) => update('noCorporateNumber', event.target.checked, 'corporateNumber')}
+            onChange={(event) => {
+              setterOf('noCorporateNumber')(event.target.checked);
+              form.touched('corporateNumber');
+            }}
           />
         </fieldset>
         <fieldset>
           <legend>{t('signup.owner')}</legend>
           <p className="hint">{t('signup.ownerHint')}</p>
-          <FormField
-            {...text('loginId')}
-            hint={t('hints.loginId')}
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-          />
+          <AuthField kind="loginId" {...text('loginId')} hint={t('hints.loginId')} />
           <FormField {...text('userName')} autoComplete="name" />
-          <FormField {...text('email')} type="email" autoComplete="email" spellCheck={false} />
-          <FormField {...text('password')} type="password" hint={t('hints.newPassword')} autoComplete="new-password" />
-          <FormField {...text('passwordConfirmation')} type="password" autoComplete="new-password" />
+          <AuthField kind="email" {...text('email')} />
+          <AuthField kind="newPassword" {...text('password')} />
+          <AuthField kind="newPasswordConfirmation" {...text('passwordConfirmation')} />
         </fieldset>
-        <TermsConsent
-          id={fields.acceptTermId.id}
-          terms={terms}
-          agreed={input.agreed}
-          onAgreedChange={(value) => update('agreed', value, 'acceptTermId')}
-          errors={form.errorsOf('acceptTermId')}
+        <TermsConsent {...form.consent('acceptTermId', input.agreed, setterOf('agreed'))} terms={terms} />
+        <SubmitButton
+          label={t('signup.submit')}
+          pending={signUp.isPending}
+          pendingLabel={t('signup.sending')}
+          disabled={!terms.data}
         />
-        <button type="submit" className="button primary" disabled={signUp.isPending || !terms.data}>
-          {signUp.isPending ? t('signup.sending') : t('signup.submit')}
-        </button>
       </form>
-      <p className="signup-prompt">
-        {t('signup.haveAccount')}{' '}
-        <Link to="/login" search={{ invitationToken: search.invitationToken }}>
-          {t('signup.toLogin')}
-        </Link>
-      </p>
+      <AccountSwitch to="/login" invitationToken={search.invitationToken} />
     </PublicFrame>
   );
 }
