@@ -7,14 +7,7 @@ import { SessionGate } from '../session/effects.tsx';
 import { InsideMain } from './landmarks.ts';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
-
-/** Areas under /organizations/* that later issues fill. */
-const AREAS = [
-  { splat: 'workspaces', key: 'workspaces' },
-  { splat: 'business-flows', key: 'businessFlows' },
-  { splat: 'templates', key: 'templates' },
-  { splat: 'settings', key: 'organization' },
-] as const;
+import { WORKBENCH_AREAS as AREAS } from './areas.ts';
 
 /** The signed-in frame: header with navigation (a menu button on narrow screens), language and sign-out. */
 export function AppLayout() {

@@ -3,14 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSlowLoading } from '../../api/query.ts';
 import { useCurrentUser } from './api/get-current-user.ts';
-
-/** Areas under /organizations/* that later issues fill, in the order of the main menu. */
-const AREAS = [
-  { splat: 'workspaces', key: 'workspaces' },
-  { splat: 'business-flows', key: 'businessFlows' },
-  { splat: 'templates', key: 'templates' },
-  { splat: 'settings', key: 'organization' },
-] as const;
+import { WORKBENCH_AREAS as AREAS } from '../../components/areas.ts';
 
 /** The dashboard: who is signed in, in which organization and plan, and the areas to go on to. */
 export function HomePage() {
