@@ -71,8 +71,12 @@ const lazy = {
   layout: lazyRouteComponent(() => import('./components/app-layout.tsx'), 'GuardedLayout'),
 };
 
-const publicRoute = <const P extends string>(path: P, component: RouteComponent) =>
-  createRoute({ getParentRoute: () => rootRoute, path, component, errorComponent: routeError });
+/** A signed-out screen: no guard, its own error boundary, and its search parameters validated when it has any. */
+const publicRoute = <const P extends string, S = Record<string, never>>(
+  path: P,
+  component: RouteComponent,
+  validateSearch: (search: Record<string, unknown>) => S = () => ({}) as S,
+) => createRoute({ getParentRoute: () => rootRoute, path, component, errorComponent: routeError, validateSearch });
 
 /** Everything under the shared session guard (SessionGate), in the signed-in layout. */
 const guarded = createRoute({
@@ -97,39 +101,6 @@ const oneTime = createRoute({
 const oneTimeRoute = <const P extends string>(path: P, frame: FrameKey) =>
   createRoute({ getParentRoute: () => oneTime, path, component: () => <FramePage frame={frame} /> });
 
-const loginRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/login',
-  component: LoginPage,
-  errorComponent: routeError,
-  validateSearch: validateLoginSearch,
-});
-
-const resetRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/forget-password/reset',
-  component: lazy.reset,
-  errorComponent: routeError,
-  validateSearch: validateResetSearch,
-});
-
-const signupRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/signup',
-  component: lazy.signup,
-  errorComponent: routeError,
-  validateSearch: validateSignUpSearch,
-});
-
-const passwordChangeRoute = <const P extends string>(path: P, component: RouteComponent) =>
-  createRoute({
-    getParentRoute: () => rootRoute,
-    path,
-    component,
-    errorComponent: routeError,
-    validateSearch: validatePasswordChangeSearch,
-  });
-
 const homeRoute = createRoute({
   getParentRoute: () => guarded,
   path: '/',
@@ -142,14 +113,14 @@ const homeRoute = createRoute({
 });
 
 const routeTree = rootRoute.addChildren([
-  loginRoute,
+  publicRoute('/login', LoginPage, validateLoginSearch),
   publicRoute('/notice-user-id', lazy.notice),
   publicRoute('/forget-password', lazy.forget),
-  resetRoute,
-  passwordChangeRoute('/initial-password-change', lazy.initial),
-  passwordChangeRoute('/expired-password-change', lazy.expired),
+  publicRoute('/forget-password/reset', lazy.reset, validateResetSearch),
+  publicRoute('/initial-password-change', lazy.initial, validatePasswordChangeSearch),
+  publicRoute('/expired-password-change', lazy.expired, validatePasswordChangeSearch),
   publicRoute('/arrival-confirmation', lazy.arrival),
-  signupRoute,
+  publicRoute('/signup', lazy.signup, validateSignUpSearch),
   guarded.addChildren([
     homeRoute,
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
