@@ -309,6 +309,19 @@ export interface components {
         ErrorResponse: {
             errors: components["schemas"]["Error"][];
         };
+        /** @description Paging of a list response. */
+        ListMeta: {
+            /** @description Items matching the filters, over all pages. */
+            total: number;
+            page: {
+                number: number;
+                size: number;
+            };
+        };
+        /** @description Optimistic lock. Read it with the resource and send it back unchanged with an update; a stale value is 409 `UPDATED_BY_ANOTHER_USER` and nothing changes. */
+        LockVersion: number;
+        /** @description The caller's own id for system links (integrations), unique within the organization. */
+        SystemLinkId: string | null;
         /** @description User ID, 5 to 100 characters, unique across the service. */
         LoginId: string;
         /**
@@ -572,6 +585,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), or another conflict named by the code. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Not signed in, or the session ended. */
         Unauthorized: {
             headers: {
@@ -628,7 +650,14 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description 1-based page number. */
+        PageNumber: number;
+        /** @description Items per page, at most 100. */
+        PageSize: number;
+        /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+        Search: string;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -990,8 +1019,10 @@ export interface operations {
     listMailDeliveries: {
         parameters: {
             query?: {
-                "page[size]"?: number;
-                "page[number]"?: number;
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
             };
             header?: never;
             path?: never;

@@ -6,11 +6,13 @@ import {
   lazyRouteComponent,
   Outlet,
   parseSearchWith,
+  redirect,
   type RouteComponent,
   stringifySearchWith,
 } from '@tanstack/react-router';
 import { ToastContainer } from 'react-toastify';
-import { type FrameKey, FramePage } from './components/frame-page.tsx';
+import { type FrameKey, FramePage, SettingsFrame } from './components/frame-page.tsx';
+import { SETTINGS_SECTIONS, type SettingsSectionPath } from './components/settings-sections.ts';
 import { LoginPage } from './features/auth/pages/login.tsx';
 import {
   validateLoginSearch,
@@ -69,6 +71,7 @@ const lazy = {
   signup: lazyRouteComponent(() => import('./features/auth/pages/signup.tsx'), 'SignupPage'),
   home: lazyRouteComponent(() => import('./features/home/home-page.tsx'), 'HomePage'),
   layout: lazyRouteComponent(() => import('./components/app-layout.tsx'), 'GuardedLayout'),
+  settings: lazyRouteComponent(() => import('./components/settings-layout.tsx'), 'SettingsLayout'),
 };
 
 /** A signed-out screen: no guard, its own error boundary, and its search parameters validated when it has any. */
@@ -101,6 +104,30 @@ const oneTime = createRoute({
 const oneTimeRoute = <const P extends string>(path: P, frame: FrameKey) =>
   createRoute({ getParentRoute: () => oneTime, path, component: () => <FramePage frame={frame} /> });
 
+/** The organization settings area; each section is a lazy screen of its feature. */
+const settings = createRoute({
+  getParentRoute: () => guarded,
+  path: '/organizations/settings',
+  component: lazy.settings,
+});
+
+const settingsSection = <const P extends SettingsSectionPath>(path: P, component: RouteComponent) =>
+  createRoute({ getParentRoute: () => settings, path, component, errorComponent: routeError });
+
+const settingsIndex = createRoute({
+  getParentRoute: () => settings,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/organizations/settings/users' });
+  },
+});
+
+/** One line per section (the menu is SETTINGS_SECTIONS); a section not built yet shows its frame. */
+const settingsSections = [
+  settingsIndex,
+  ...SETTINGS_SECTIONS.map((section) => settingsSection(section.path, () => <SettingsFrame section={section.key} />)),
+];
+
 const homeRoute = createRoute({
   getParentRoute: () => guarded,
   path: '/',
@@ -123,6 +150,7 @@ const routeTree = rootRoute.addChildren([
   publicRoute('/signup', lazy.signup, validateSignUpSearch),
   guarded.addChildren([
     homeRoute,
+    settings.addChildren(settingsSections),
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
     guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),
     guardedRoute('/workspaces/$workspaceId/join', () => <FramePage frame="workspaceJoin" />),

@@ -22,3 +22,14 @@ export function FramePage({ frame }: { frame: FrameKey }) {
     </section>
   );
 }
+
+/** A settings section whose screen is not built yet: its menu title and the same notice. */
+export function SettingsFrame({ section }: { section: string }) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="frame-title" className="frame-page">
+      <h1 id="frame-title">{t(`settings.sections.${section}`)}</h1>
+      <p className="muted">{t('comingSoon')}</p>
+    </section>
+  );
+}
