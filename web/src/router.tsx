@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import {
+  type AnyRoute,
   createRootRoute,
   createRoute,
   createRouter,
@@ -122,10 +123,18 @@ const settingsIndex = createRoute({
   },
 });
 
-/** One line per section (the menu is SETTINGS_SECTIONS); a section not built yet shows its frame. */
+/** The screen of each settings section, one lazy line each; a section not listed yet shows its frame. */
+const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {};
+
+/** Settings screens below a section (details, imports), each a lazy route of its own. */
+const settingsSubRoutes: AnyRoute[] = [];
+
 const settingsSections = [
   settingsIndex,
-  ...SETTINGS_SECTIONS.map((section) => settingsSection(section.path, () => <SettingsFrame section={section.key} />)),
+  ...SETTINGS_SECTIONS.map((section) =>
+    settingsSection(section.path, SECTION_SCREENS[section.path] ?? (() => <SettingsFrame section={section.key} />)),
+  ),
+  ...settingsSubRoutes,
 ];
 
 const homeRoute = createRoute({
