@@ -26,6 +26,24 @@ const openapi = parse(openapiSource) as { components: { schemas: { ErrorCode: { 
 const errorCodes = openapi.components.schemas.ErrorCode.enum;
 const namespaces = Object.keys(resources.ja) as (keyof typeof resources.ja)[];
 
+/** Catalogues of lazily loaded features (web/src/features/<feature>/i18n/{ja,en}.json, see i18n/lazy.ts). */
+const featureCatalogues = import.meta.glob<Catalogue>('../features/*/i18n/*.json', { eager: true, import: 'default' });
+const featureNames = [...new Set(Object.keys(featureCatalogues).map((file) => file.split('/')[2]!))].sort();
+
+/** Every catalogue as [name, ja, en]: the namespaces loaded at start and each feature's own. */
+const allCatalogues: [string, Catalogue, Catalogue][] = [
+  ...namespaces.map((ns): [string, Catalogue, Catalogue] => [
+    ns,
+    resources.ja[ns] as Catalogue,
+    resources.en[ns] as Catalogue,
+  ]),
+  ...featureNames.map((feature): [string, Catalogue, Catalogue] => [
+    feature,
+    featureCatalogues[`../features/${feature}/i18n/ja.json`] ?? {},
+    featureCatalogues[`../features/${feature}/i18n/en.json`] ?? {},
+  ]),
+];
+
 afterEach(() => {
   localStorage.clear();
   vi.unstubAllGlobals();
@@ -39,19 +57,27 @@ describe('catalogues', () => {
     expect(namespaces).toEqual(expect.arrayContaining(['common', 'auth', 'errors']));
   });
 
-  it.each(namespaces)('ja and en have exactly the same keys in %s (deeply)', (namespace) => {
-    const ja = keyPaths(resources.ja[namespace] as Catalogue).sort();
-    const en = keyPaths(resources.en[namespace] as Catalogue).sort();
-    expect(en).toEqual(ja);
+  it.each(allCatalogues)('ja and en have exactly the same keys in %s (deeply)', (_name, ja, en) => {
+    expect(keyPaths(en).sort()).toEqual(keyPaths(ja).sort());
   });
 
-  it.each(namespaces)('every message in %s is a non-empty string with the same placeholders in ja and en', (ns) => {
-    const en = new Map(messages(resources.en[ns] as Catalogue));
-    for (const [key, ja] of messages(resources.ja[ns] as Catalogue)) {
-      const other = en.get(key);
-      expect(typeof ja === 'string' && ja.trim() !== '', `ja ${ns}:${key}`).toBe(true);
-      expect(typeof other === 'string' && other.trim() !== '', `en ${ns}:${key}`).toBe(true);
-      expect(placeholders(other as string), `${ns}:${key}`).toEqual(placeholders(ja as string));
+  it.each(allCatalogues)(
+    'every message in %s is a non-empty string with the same placeholders in ja and en',
+    (name, jaCatalogue, enCatalogue) => {
+      const en = new Map(messages(enCatalogue));
+      for (const [key, ja] of messages(jaCatalogue)) {
+        const other = en.get(key);
+        expect(typeof ja === 'string' && ja.trim() !== '', `ja ${name}:${key}`).toBe(true);
+        expect(typeof other === 'string' && other.trim() !== '', `en ${name}:${key}`).toBe(true);
+        expect(placeholders(other as string), `${name}:${key}`).toEqual(placeholders(ja as string));
+      }
+    },
+  );
+
+  it('every feature catalogue exists in both languages', () => {
+    for (const feature of featureNames) {
+      expect(featureCatalogues[`../features/${feature}/i18n/ja.json`], `${feature} ja`).toBeDefined();
+      expect(featureCatalogues[`../features/${feature}/i18n/en.json`], `${feature} en`).toBeDefined();
     }
   });
 
