@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Contract } from './contract/document.ts';
+import { csvBody } from './http/csv-body.ts';
 import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
 import { webApp } from './http/web.ts';
 import type { RequestContext } from './http/context.ts';
@@ -27,6 +28,7 @@ export function buildApp(options: {
   app.use(traceContext(logger));
   app.use(errorMapper());
   app.use(securityHeaders());
+  app.use(csvBody()); // raw bytes for CSV imports, up to 10 MB; JSON goes on to the parser below
   app.use(
     bodyParser({
       enableTypes: ['json'],

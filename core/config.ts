@@ -28,6 +28,8 @@ export interface Config {
   validateResponses: boolean;
   /** Run job workers in this process. */
   runWorkers: boolean;
+  /** The national corporate number service (Web-API); a null url turns lookups off. */
+  corporateNumberApi: { url: string | null; appId: string; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -81,6 +83,16 @@ function pluginSlices(env: NodeJS.ProcessEnv): Record<string, Record<string, str
   return slices;
 }
 
+function corporateNumberApiFrom(env: NodeJS.ProcessEnv): Config['corporateNumberApi'] {
+  const url = env.CORPORATE_NUMBER_API_URL || null;
+  if (url && !/^https?:\/\/[^\s]+$/.test(url)) {
+    throw new ConfigError('CORPORATE_NUMBER_API_URL must be an http:// or https:// URL');
+  }
+  const appId = env.CORPORATE_NUMBER_API_APP_ID || '';
+  if (url && !appId) throw new ConfigError('CORPORATE_NUMBER_API_APP_ID is required with CORPORATE_NUMBER_API_URL');
+  return { url, appId, timeoutMs: int(env, 'CORPORATE_NUMBER_API_TIMEOUT_MS', 3000, 100, 30_000) };
+}
+
 /** Reads and validates the configuration; no DATABASE_URL means the embedded PGlite under the data folder. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -110,5 +122,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pluginConfig: pluginSlices(env),
     validateResponses: bool(env, 'KEIYAKU_VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: bool(env, 'KEIYAKU_WORKERS', true),
+    corporateNumberApi: corporateNumberApiFrom(env),
   };
 }

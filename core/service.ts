@@ -18,11 +18,19 @@ import { JobQueue } from './jobs/index.ts';
 import { createLogger } from './log.ts';
 import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { logRoutes } from './modules/logs/routes.ts';
+import { signRecordRoutes } from './modules/sign-records/routes.ts';
+import { batchRoutes } from './modules/batch/routes.ts';
 import { OperationLog } from './modules/logs/operation-log.ts';
 import { ipRestrictionRoutes } from './modules/organizations/ip-restrictions.ts';
+import { organizationRoutes } from './modules/organizations/routes.ts';
+import { userAdminRoutes } from './modules/users/routes.ts';
+import { mailTemplateRoutes } from './modules/mail-templates/routes.ts';
+import { usageRoutes } from './modules/usage/routes.ts';
 import { signUpRoutes } from './modules/signup/routes.ts';
 import { termsRoutes } from './modules/terms/routes.ts';
 import { meRoutes } from './modules/users/me.ts';
+import { propertyRoutes } from './modules/properties/routes.ts';
 import { type Plugin, PluginHost } from './plugins/index.ts';
 import { mailPlugin } from '../plugins/mail/index.ts';
 
@@ -64,7 +72,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     runWorkers: config.runWorkers,
   });
   const oplog = new OperationLog(clock);
-  const mailer = new Mailer(jobs);
+  const mailer = new Mailer(jobs, oplog);
   const deps: CoreDeps = {
     config,
     database,
@@ -89,6 +97,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
   termsRoutes(api, deps);
   meRoutes(api, deps, sessions);
   ipRestrictionRoutes(api, deps);
+  logRoutes(api, deps);
+  signRecordRoutes(api, deps);
+  organizationRoutes(api, deps);
+  userAdminRoutes(api, deps);
+  batchRoutes(api, deps);
+  mailTemplateRoutes(api, deps);
+  usageRoutes(api, deps);
+  propertyRoutes(api, deps);
   host.register(api);
 
   const inFlight = new InFlightRequests();

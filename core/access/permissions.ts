@@ -5,6 +5,8 @@ export const PERMISSIONS = {
   /** Organization info, password policy, roles, templates and access restriction. */
   'organization:manage': (p: Principal) => p.isAdmin,
   'users:manage': (p: Principal) => p.isAdmin,
+  /** The plan and paid options (self-service; billing is outside the service). */
+  'organization:owner': (p: Principal) => p.isOwner,
   'logs:download': (p: Principal) => p.isAdmin,
   'mail:read': (p: Principal) => p.isAdmin,
 } as const satisfies Record<string, (principal: Principal) => boolean>;

@@ -25,7 +25,7 @@ interface SessionUser {
 /** Every request with a bearer token runs this: one prepared statement (planned once per connection). */
 const PRINCIPAL_SQL = `
   SELECT s.revoked_at, s.last_used_at, u.id AS user_id, u.login_id, u.status, u.is_admin, u.is_owner, u.locale,
-         o.id AS organization_id, o.plan,
+         o.id AS organization_id, o.plan, o.options,
          coalesce((SELECT array_agg(i.cidr ORDER BY i.cidr) FROM ip_restrictions i WHERE i.organization_id = o.id),
                   '{}') AS ip_allow_list
     FROM auth_sessions s
@@ -44,6 +44,7 @@ interface PrincipalRow {
   locale: Principal['locale'];
   organization_id: string;
   plan: Principal['plan'];
+  options: Principal['options'];
   ip_allow_list: string[];
 }
 
@@ -179,6 +180,7 @@ export class Sessions {
         isAdmin: row.is_admin,
         isOwner: row.is_owner,
         plan: row.plan,
+        options: row.options,
         locale: row.locale,
         ipAllowList: row.ip_allow_list,
       };

@@ -40,6 +40,8 @@ export class SignIn {
       });
       throw lock ?? new AppError('INVALID_CREDENTIALS');
     }
+    // Only the right password learns of an administrator's lock, like every other account state.
+    if (user!.locked_at) throw new AppError('ACCOUNT_LOCKED_BY_ADMIN');
     await clearFailures(knex, loginId);
     return user!;
   }

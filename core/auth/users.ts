@@ -12,7 +12,9 @@ export interface AuthUser {
   password_changed_at: Date;
   must_change_password: boolean;
   temporary_password_expires_at: Date | null;
-  status: 'active' | 'deactivated';
+  status: 'active' | 'deactivated' | 'deleted';
+  /** Set while an administrator has locked the account (lockUser). */
+  locked_at: Date | null;
 }
 
 const COLUMNS = [
@@ -27,6 +29,7 @@ const COLUMNS = [
   'must_change_password',
   'temporary_password_expires_at',
   'status',
+  'locked_at',
 ];
 
 export async function findUserByLoginId(knex: Knex, loginId: string): Promise<AuthUser | null> {

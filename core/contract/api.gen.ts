@@ -230,6 +230,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's organization, its owner, plan and paid options (every member may read it). */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the organization's information (administrators).
+         * @description Name, corporate number (13 digits with a valid check digit, unique across the service) or the choice
+         *     "not subject to corporate number" (then `corporateNumber` must be null), and address. Plan and options
+         *     change through `changeOrganizationPlan` (owner only).
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/organization/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the plan and paid options (the organization owner only; self-service).
+         * @description Billing is outside the API: the change takes effect at once. A plan that allows fewer groups than the
+         *     organization has is refused (422 `PLAN_GROUP_LIMIT_EXCEEDED`).
+         */
+        put: operations["changeOrganizationPlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/corporate-number-lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look a corporate number up in the national corporate number service (administrators).
+         * @description `status` is `found` (with the registered name and address), `unavailable` (the service timed out,
+         *     failed or could not be reached) or `disabled` (no lookup service configured). Neither of the last two
+         *     blocks anything: the number may still be saved, or "not subject to corporate number" chosen. A number
+         *     the service does not know is 404 `CORPORATE_INFO_NOT_FOUND`.
+         */
+        get: operations["lookupCorporateNumber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/password-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's password policy (administrators). */
+        get: operations["getPasswordPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the password policy (administrators).
+         * @description The policy can only be stricter than the service's baseline (8 half-width characters with a lowercase
+         *     letter and a digit, never containing the user ID): switching off a baseline rule is 422
+         *     `PASSWORD_POLICY_BELOW_BASELINE`. It applies from the next password change of every user.
+         */
+        patch: operations["updatePasswordPolicy"];
+        trace?: never;
+    };
+    "/mail-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every mail kind in each language, with whether the organization customised it (administrators).
+         * @description One entry per mail kind and language (`ja`, `en`): the organization's own template where it saved one
+         *     (`customised: true`), the built-in one otherwise. `filter[q]` matches name, summary and subject.
+         */
+        get: operations["listMailTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mail-templates/{kind}/{locale}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                kind: components["parameters"]["MailKindPath"];
+                /** @description The template's language. */
+                locale: components["parameters"]["LocalePath"];
+            };
+            cookie?: never;
+        };
+        /** The template used for one mail kind and language, with its placeholders (administrators). */
+        get: operations["getMailTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Go back to the built-in template (delete the customisation; administrators).
+         * @description Answers the built-in template now in use. Resetting a template that is not customised changes nothing.
+         */
+        delete: operations["resetMailTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Save the organization's own template for one mail kind and language (administrators).
+         * @description The next mail of that kind and language to a user of the organization uses it. The subject and body may
+         *     use only the kind's placeholders (422 `MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN`, pointer to the field) and must
+         *     contain its required ones (422 `MAIL_TEMPLATE_PLACEHOLDER_REQUIRED`, pointer to the body). Send the
+         *     `lockVersion` read with the template (0 for a built-in one); a stale one is 409 `UPDATED_BY_ANOTHER_USER`.
+         */
+        patch: operations["updateMailTemplate"];
+        trace?: never;
+    };
+    "/mail-templates/{kind}/{locale}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                kind: components["parameters"]["MailKindPath"];
+                /** @description The template's language. */
+                locale: components["parameters"]["LocalePath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a (not yet saved) subject and body with sample values, as the mail would read (administrators).
+         * @description Checks placeholders as a save does; saves nothing. The signature footer is appended.
+         */
+        post: operations["previewMailTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly usage counts of the organization (administrators).
+         * @description One entry per month from `from` to `to` (inclusive, `YYYY-MM`), months with nothing counted included as
+         *     zeros, oldest first, and the totals over the range. Months are calendar months in Asia/Tokyo (JST): a
+         *     document uploaded at 2026-11-30T16:00Z counts for 2026-12. Default: the last 12 months up to the current
+         *     one. At most 60 months at once (422 `USAGE_RANGE_INVALID`, also when `from` is after `to`).
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mail/deliveries": {
         parameters: {
             query?: never;
@@ -239,6 +431,562 @@ export interface paths {
         };
         /** Mail sent to the organization's users, newest first (administrators). */
         get: operations["listMailDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users of the organization (administrators and group administrators).
+         * @description Deleted users are never listed. `filter[q]` searches user ID, name and e-mail. A group administrator may
+         *     list users too; anyone else gets 403 `FORBIDDEN`.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Register a user and mail them an invitation with a temporary password (administrators).
+         * @description The user exists at once but has no usable password until the invitation job has set a temporary one
+         *     and mailed it (valid 7 days; it must be changed at the first sign-in). At least one group is required.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /** One user (administrators and group administrators). */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user (administrators; not yourself, not the owner).
+         * @description A soft delete: the row stays for the audit trail with status `deleted`, hidden from every list and
+         *     answering 404; its groups and roles are removed, its sessions end and it can never sign in again. The
+         *     user ID stays taken.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's attributes, groups and roles (administrators).
+         * @description Only the attributes sent change. `groupIds` and `roleIds` replace the user's groups and roles; a user keeps
+         *     at least one group, and a group the user administers cannot be left until the right is removed. The owner
+         *     stays an administrator. A changed e-mail address is no longer blocked.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/users/{userId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a user; sign-in is refused and every session ends (administrators; not yourself). */
+        post: operations["deactivateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a deactivated user (administrators). */
+        post: operations["reactivateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lock a user; sign-in is refused (403 `ACCOUNT_LOCKED_BY_ADMIN`) and every session ends. */
+        post: operations["lockUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lift an administrator's lock and the lock after repeated failed sign-ins. */
+        post: operations["unlockUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/unblock-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a blocked (undeliverable) e-mail address deliverable again (administrators).
+         * @description While an address is blocked, no mail is sent to it.
+         */
+        post: operations["unblockUserEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new temporary password and mail the invitation again (administrators).
+         * @description The earlier temporary password (or the user's own password) stops working once the new one is set;
+         *     the user must change it at the next sign-in.
+         */
+        post: operations["resendUserInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Groups of the organization (administrators and group administrators).
+         * @description `filter[q]` searches the name and the ID for system link.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /** Create a group (administrators); the plan limits how many. */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /** One group with its member counts; its members are listed by listGroupMembers. */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group (administrators).
+         * @description Refused with 409 `GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP` while a member has no other group, and with 409
+         *     `GROUP_IN_USE` while the group takes part in a workspace.
+         */
+        delete: operations["deleteGroup"];
+        options?: never;
+        head?: never;
+        /** Rename a group or change its ID for system link (administrators). */
+        patch: operations["updateGroup"];
+        trace?: never;
+    };
+    "/groups/{groupId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Members of a group (administrators and group administrators).
+         * @description `filter[q]` searches user ID, name and e-mail.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        /**
+         * Add a user to the group (administrators, and the group's own administrators).
+         * @description Only organization administrators may add a member as a group administrator.
+         */
+        post: operations["addGroupMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user from the group (administrators, and the group's own administrators).
+         * @description Refused while the member is a group administrator (422 `GROUP_ADMIN_CANNOT_BE_REMOVED`) or when it is the
+         *     user's only group (422 `USER_LAST_GROUP`).
+         */
+        delete: operations["removeGroupMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Grant or remove the group administrator right (administrators).
+         * @description Setting the flag to the value it has changes nothing and succeeds.
+         */
+        patch: operations["updateGroupMember"];
+        trace?: never;
+    };
+    "/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Roles of the organization (any member may read them).
+         * @description `filter[q]` searches the name and the ID for system link.
+         */
+        get: operations["listRoles"];
+        put?: never;
+        /** Create a role (administrators); at most 50 per organization. */
+        post: operations["createRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/roles/{roleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: components["parameters"]["RoleId"];
+            };
+            cookie?: never;
+        };
+        /** One role. */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        /** Delete a role (administrators); refused with 409 `ROLE_IN_USE` while users hold it. */
+        delete: operations["deleteRole"];
+        options?: never;
+        head?: never;
+        /** Change a role's name, ID for system link or task permissions (administrators). */
+        patch: operations["updateRole"];
+        trace?: never;
+    };
+    "/batch/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users as a CSV file in the import format (administrators), at most 1,000 of them.
+         * @description UTF-8 with BOM, CRLF, the columns `importUsersCsv` reads with `operation` set to `update`, sorted by user
+         *     ID. Cells starting with `=`, `+`, `-` or `@` are written with a leading `'` (spreadsheets would run them as
+         *     formulas); the import removes it again. More than 1,000 matching users is refused with 422
+         *     `CSV_EXPORT_LIMIT_EXCEEDED` (its `total` says how many matched): narrow the export with the filters.
+         */
+        get: operations["exportUsersCsv"];
+        put?: never;
+        /**
+         * Add, update and delete users from a CSV file (administrators); `dryRun=true` previews it.
+         * @description The body is the CSV file itself (`Content-Type: text/csv`, at most 10 MB and 1,000 data rows; UTF-8 with
+         *     or without BOM, or Shift_JIS). RFC 4180: comma-separated, CRLF or LF, fields quoted with `"` when they hold
+         *     a comma, a quote (doubled) or a line break. The first row names the columns; `operation` and `loginId` are
+         *     required, the others optional and in any order:
+         *
+         *     | column | meaning |
+         *     |---|---|
+         *     | operation | `add`, `update` or `delete` |
+         *     | loginId | the user ID (the key of the row) |
+         *     | name, email, mobilePhone, systemLinkId | as in `createUser`; an empty cell clears the optional ones |
+         *     | subEmails | further addresses separated by `;` |
+         *     | locale | `ja` or `en` |
+         *     | isAdmin | `true` or `false` |
+         *     | groups | groups separated by `;`, each by its ID for system link or its name (at least one) |
+         *     | roles | roles separated by `;`, each by its ID for system link or its name |
+         *
+         *     A column missing from the header leaves that attribute unchanged on `update`. Each row goes through the
+         *     same rules as `createUser`, `updateUser` and `deleteUser` (invitation mail included) in its own savepoint:
+         *     a failed row leaves nothing behind (no user, membership, role or log entry) and is reported with its line,
+         *     column and code, while the good rows are applied. A row whose values equal the stored ones is
+         *     `unchanged` and writes nothing, so an export imports back as a no-op. A login ID that appears on more than
+         *     one row fails on every row after the first (`BATCH_DUPLICATE_IN_FILE`). With `dryRun=true` the rows are
+         *     checked the same way and the whole import is rolled back: nothing is written and no mail is sent. An
+         *     applied import writes one `batch.users_imported` operation log entry besides each row's own entries.
+         *
+         *     A file that is empty, not UTF-8 / Shift_JIS, malformed or with a bad header is refused as a whole (422
+         *     `BATCH_CSV_EMPTY`, `BATCH_CSV_ENCODING_INVALID`, `BATCH_CSV_MALFORMED`, `BATCH_CSV_HEADER_INVALID`), and so
+         *     is one with more than 1,000 rows (`BATCH_CSV_TOO_MANY_ROWS`: split it; the CLI sends 500 rows a request).
+         */
+        post: operations["importUsersCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/batch/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The groups as a CSV file in the import format (administrators), at most 1,000 of them.
+         * @description Columns `operation` (`update`), `name`, `newName` (empty) and `systemLinkId`, sorted by name; UTF-8 with
+         *     BOM. More than 1,000 matching groups is refused with 422 `CSV_EXPORT_LIMIT_EXCEEDED`.
+         */
+        get: operations["exportGroupsCsv"];
+        put?: never;
+        /**
+         * Add, rename and delete groups from a CSV file (administrators); `dryRun=true` previews it.
+         * @description The same file rules, limits, savepoints and results as `importUsersCsv`. Columns: `operation` (`add`,
+         *     `update`, `delete`) and `name` are required; `newName` renames on `update`; `systemLinkId` sets the ID for
+         *     system link (an empty cell clears it). A row finds its group by `name`. The rules of `createGroup`,
+         *     `updateGroup` and `deleteGroup` apply (plan limit, a group that would leave a user without a group). An
+         *     applied import writes one `batch.groups_imported` operation log entry besides each row's own entries.
+         */
+        post: operations["importGroupsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom property definitions of the organization (any member may read them, on every plan).
+         * @description `filter[q]` searches the name and the ID for system link. Reading is open on every plan so business flows
+         *     and documents of an organization that left a paid plan still show their values; changes need the
+         *     `customProperties` plan feature and an administrator.
+         */
+        get: operations["listProperties"];
+        put?: never;
+        /**
+         * Create a custom property (administrators, standard plan and above); at most 100 per organization.
+         * @description Settings that do not apply to the input type are ignored and answered as null; missing ones take their
+         *     defaults. The name must be unique in the organization (422 `PROPERTY_NAME_TAKEN`), so must the ID for
+         *     system link (422 `SYSTEM_LINK_ID_TAKEN`); the 101st property is 422 `PROPERTY_LIMIT`.
+         */
+        post: operations["createProperty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/properties/{propertyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        /** One custom property definition with its options. */
+        get: operations["getProperty"];
+        put?: never;
+        post?: never;
+        /** Delete a custom property (administrators); refused with 409 `PROPERTY_IN_USE` while values use it. */
+        delete: operations["deleteProperty"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a custom property and, for enums, its options (administrators).
+         * @description `lockVersion` guards the settings (409 `UPDATED_BY_ANOTHER_USER`). `options`, when sent, replaces the whole
+         *     option list in its order: an item with an `id` keeps (and may rename) that option, one without is new, a
+         *     missing one is deleted. It needs `optionsVersion`, which guards the options on their own (409
+         *     `PROPERTY_OPTIONS_CHANGED`). Deleting an option in use is 409 `PROPERTY_OPTION_IN_USE`; changing the input
+         *     type or scope of a property that has values is 409 `PROPERTY_IN_USE`.
+         */
+        patch: operations["updateProperty"];
+        trace?: never;
+    };
+    "/operation-logs/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's operation log in a range of at most 31 days, as CSV (administrators).
+         * @description `from` and `to` are inclusive: a date (`yyyy-MM-dd`) is a whole day in Japan time (UTC+9), a date-time
+         *     (RFC 3339 with offset) an instant. The range may cover at most 31 days (422 `LOG_RANGE_TOO_LONG`, e.g.
+         *     2026-01-01..2026-01-31 is accepted, ..2026-02-01 is not) and `from` must not be after `to` (422
+         *     `LOG_RANGE_INVERTED`). The download itself is logged (`logs.downloaded` with the range).
+         *
+         *     The file is UTF-8 with a BOM, CRLF line ends, RFC 4180 quoting (a field holding a comma, a quote or a
+         *     line break is quoted, quotes doubled). A missing value (null) is an empty unquoted field, an empty string
+         *     is `""`. Columns, in order: `id, timestamp, timestamp_jst, organization_id, actor_user_id, actor_login_id,
+         *     actor_name, action, target_type, target_id, ip, user_agent, trace_id, details, prev_hash, hash`, rows in
+         *     id order. `timestamp` is ISO 8601 UTC with milliseconds and `details` canonical JSON (keys sorted), exactly
+         *     as hashed; `timestamp_jst`, `actor_login_id` and `actor_name` are for reading and not hashed.
+         *
+         *     Hash chain (per organization, in id order): `hash = sha256_hex(prev_hash + "\n" + C)` where `prev_hash` is
+         *     the previous row's hash ("" for the first row) and `C` is the canonical JSON (keys sorted at every level,
+         *     no spaces) of `{organizationId, actorUserId, action, targetType, targetId, ip, userAgent, traceId,
+         *     details, createdAt}` taken from the columns of the same names (`createdAt` = `timestamp`).
+         *     `keiyaku log verify --file` checks a downloaded file this way.
+         */
+        get: operations["downloadOperationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operation-logs/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Re-computes the organization's whole operation log chain and names the first bad row (administrators). */
+        get: operations["verifyOperationLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-records/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign record (seal) ledger for signatures made in a range of at most 31 days, as CSV (administrators).
+         * @description Same range rules, file format and logging as `downloadOperationLogs`; rows are filtered by `signed_at`.
+         *     Columns: `id, signed_at, signed_at_jst, organization_id, document_id, document_revision, signer_user_id,
+         *     signer_login_id, signer_name, on_behalf_of_user_id, on_behalf_of_name, signature_type, certificate_subject,
+         *     certificate_serial, certificate_fingerprint, timestamp_at, document_hash, recorded_at, prev_hash, hash`.
+         *     The hash chain is the operation log's with `C` over `{organizationId, documentId, documentRevision (a
+         *     number), signerUserId, signerName, onBehalfOfUserId, signatureType, certificateSubject, certificateSerial,
+         *     certificateFingerprint, signedAt, timestampAt, documentHash, recordedAt}`; `signed_at_jst`,
+         *     `signer_login_id` and `on_behalf_of_name` are not hashed.
+         */
+        get: operations["downloadSignRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-records/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Re-computes the organization's whole sign record ledger chain and names the first bad row (administrators). */
+        get: operations["verifySignRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -285,11 +1033,28 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ChainVerification: {
+            data: {
+                /** @enum {string} */
+                type: "OperationLogVerification" | "SignRecordVerification";
+                attributes: {
+                    valid: boolean;
+                    /** @description Rows found intact, in id order, before the first bad one (all rows when valid). */
+                    checked: number;
+                    /** @description The first row that breaks the chain: `hash_mismatch` (its content no longer gives its hash: it was edited) or `broken_link` (its prev_hash is not the previous row's hash: a row was removed, inserted or reordered). Null when valid. */
+                    firstBadRow: null | {
+                        id: string;
+                        /** @enum {string} */
+                        reason: "hash_mismatch" | "broken_link";
+                    };
+                };
+            };
+        };
         /**
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -554,6 +1319,259 @@ export interface components {
                 };
             }[];
         };
+        /**
+         * @description A paid option an organization can add to its plan (aiOcr = AI-OCR extraction of properties).
+         * @enum {string}
+         */
+        PaidOption: "aiOcr";
+        /** @description 13 digits whose first is a check digit over the other twelve; null when not registered. */
+        CorporateNumber: string | null;
+        OrganizationResponse: {
+            data: {
+                /** @constant */
+                type: "Organization";
+                /** Format: uuid */
+                id: string;
+                attributes: {
+                    code: string;
+                    name: string;
+                    corporateNumber: components["schemas"]["CorporateNumber"];
+                    notSubjectToCorporateNumber: boolean;
+                    address: string;
+                    plan: components["schemas"]["Plan"];
+                    options: components["schemas"]["PaidOption"][];
+                    /** @description The organization owner (null only if the owner account was removed). */
+                    owner: null | {
+                        /** Format: uuid */
+                        id: string;
+                        loginId: string;
+                        name: string;
+                        /** @description The signed-in user is the owner. */
+                        isCaller: boolean;
+                    };
+                    /** @description Groups the organization has now. */
+                    groupCount: number;
+                    /** Format: date-time */
+                    updatedAt?: string;
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+            meta: {
+                /** @description Every plan, with the most groups it allows (null = no limit) and the features it includes. */
+                plans: {
+                    plan: components["schemas"]["Plan"];
+                    maxGroups: number | null;
+                    features: string[];
+                }[];
+                options: components["schemas"]["PaidOption"][];
+            };
+        };
+        OrganizationUpdate: {
+            data: {
+                /** @constant */
+                type: "Organization";
+                attributes: {
+                    name?: string;
+                    corporateNumber?: components["schemas"]["CorporateNumber"];
+                    notSubjectToCorporateNumber?: boolean;
+                    address?: string;
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        OrganizationPlanChange: {
+            data: {
+                /** @constant */
+                type: "OrganizationPlan";
+                attributes: {
+                    plan: components["schemas"]["Plan"];
+                    options: components["schemas"]["PaidOption"][];
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        CorporateNumberLookup: {
+            data: {
+                /** @constant */
+                type: "CorporateNumberLookup";
+                /** @description The corporate number looked up. */
+                id: string;
+                attributes: {
+                    /**
+                     * @description found; unavailable (timeout, error or unreachable); disabled (not configured).
+                     * @enum {string}
+                     */
+                    status: "found" | "unavailable" | "disabled";
+                    /** @description The registered name when found. */
+                    name: string | null;
+                    /** @description The registered head-office address when found. */
+                    address: string | null;
+                    nameEn?: string | null;
+                    /** @description The service's last update of the record (yyyy-MM-dd). */
+                    updatedOn?: string | null;
+                };
+            };
+        };
+        PasswordPolicyAttributes: {
+            minLength: number;
+            requireLowercase: boolean;
+            requireUppercase: boolean;
+            requireDigit: boolean;
+            requireSymbol: boolean;
+            /** @description The password must not contain the user ID. */
+            forbidUserId: boolean;
+            /** @description Days a password stays valid; null = never expires. */
+            expiryDays: number | null;
+            /** @description How many previous passwords may not be used again (0 = only the current one). */
+            reuseCount: number;
+        };
+        PasswordPolicyResponse: {
+            data: {
+                /** @constant */
+                type: "PasswordPolicy";
+                /**
+                 * Format: uuid
+                 * @description The organization's id.
+                 */
+                id: string;
+                attributes: components["schemas"]["PasswordPolicyAttributes"] & {
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        PasswordPolicyUpdate: {
+            data: {
+                /** @constant */
+                type: "PasswordPolicy";
+                attributes: {
+                    /** @description Below 8 is PASSWORD_POLICY_BELOW_BASELINE. */
+                    minLength?: number;
+                    requireLowercase?: boolean;
+                    requireUppercase?: boolean;
+                    requireDigit?: boolean;
+                    requireSymbol?: boolean;
+                    forbidUserId?: boolean;
+                    expiryDays?: number | null;
+                    reuseCount?: number;
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        /**
+         * @description What a mail is for. Placeholders each kind may use (required ones in bold):
+         *     - `welcome` (organization signed up): userName, organizationName, **loginId**, **link** (sign-in page).
+         *     - `password-reset`: userName, organizationName, minutes (link validity), **link** (reset page).
+         *     - `user-id-reminder`: **loginIds** (one per line), link (sign-in page).
+         *     - `password-changed`: userName, organizationName, changedAt (ISO 8601).
+         *     - `user-invitation` (an administrator registered a user): userName, organizationName, **loginId**,
+         *       **temporaryPassword**, expiresAt, **link** (sign-in page).
+         * @enum {string}
+         */
+        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation";
+        MailPlaceholder: {
+            /** @description Written as {{name}} in a subject or body. */
+            name: string;
+            /** @description The body must contain it. */
+            required: boolean;
+        };
+        MailTemplateAttributes: {
+            kind: components["schemas"]["MailKind"];
+            locale: components["schemas"]["Locale"];
+            name: string;
+            /** @description What the mail is for. */
+            summary: string;
+            subject: string;
+            /** @description Plain text; {{placeholder}} is replaced by its value as it is. */
+            body: string;
+            /** @description The organization saved its own version (false = built-in). */
+            customised: boolean;
+            placeholders: components["schemas"]["MailPlaceholder"][];
+            lockVersion: components["schemas"]["LockVersion"];
+            /**
+             * Format: date-time
+             * @description Null for a built-in template.
+             */
+            updatedAt: string | null;
+        };
+        MailTemplate: {
+            /** @constant */
+            type: "MailTemplate";
+            /** @description `<kind>.<locale>`, e.g. `password-reset.ja`. */
+            id: string;
+            attributes: components["schemas"]["MailTemplateAttributes"];
+        };
+        MailTemplateList: {
+            data: components["schemas"]["MailTemplate"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        MailTemplateResponse: {
+            data: components["schemas"]["MailTemplate"];
+        };
+        MailTemplateUpdate: {
+            data: {
+                /** @constant */
+                type: "MailTemplate";
+                attributes: {
+                    name: string;
+                    summary: string;
+                    /** @description One line. */
+                    subject: string;
+                    body: string;
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        MailTemplatePreviewRequest: {
+            data: {
+                /** @constant */
+                type: "MailTemplatePreview";
+                attributes: {
+                    subject: string;
+                    body: string;
+                };
+            };
+        };
+        MailPreviewResponse: {
+            data: {
+                /** @constant */
+                type: "MailPreview";
+                attributes: {
+                    subject: string;
+                    /** @description The body with sample values and the signature footer. */
+                    text: string;
+                    sampleValues: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        /** @description A calendar month in Asia/Tokyo, `YYYY-MM`. */
+        YearMonth: string;
+        UsageCounts: {
+            documents: number;
+            signatures: number;
+            oneTimeUsers: number;
+            ocrPages: number;
+        };
+        UsageMonth: {
+            /** @constant */
+            type: "UsageMonth";
+            id: components["schemas"]["YearMonth"];
+            attributes: components["schemas"]["UsageCounts"] & {
+                month: components["schemas"]["YearMonth"];
+            };
+        };
+        UsageReport: {
+            data: components["schemas"]["UsageMonth"][];
+            meta: {
+                from: components["schemas"]["YearMonth"];
+                to: components["schemas"]["YearMonth"];
+                /** @constant */
+                timeZone: "Asia/Tokyo";
+                totals: components["schemas"]["UsageCounts"];
+                plan: components["schemas"]["Plan"];
+            };
+        };
         MailDelivery: {
             /** @constant */
             type: "MailDelivery";
@@ -576,11 +1594,426 @@ export interface components {
                 total: number;
             };
         };
+        BatchRowError: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description The CSV column at fault, or null when the row as a whole failed. */
+            column: string | null;
+            messages: {
+                ja: string;
+                en: string;
+            };
+        };
+        BatchRowResult: {
+            /** @description The line of the file the row starts on (the header is 1). */
+            line: number;
+            /** @description The row's operation cell as written. */
+            operation: string;
+            /** @description The row's user ID (users) or group name (groups). */
+            key: string;
+            /**
+             * @description What happened to the row, or on a dry run what would happen.
+             * @enum {string}
+             */
+            outcome: "added" | "updated" | "deleted" | "unchanged" | "failed";
+            /** @description Why the row failed (empty unless `outcome` is `failed`). */
+            errors: components["schemas"]["BatchRowError"][];
+        };
+        BatchCounts: {
+            total: number;
+            added: number;
+            updated: number;
+            deleted: number;
+            unchanged: number;
+            failed: number;
+        };
+        BatchImportResult: {
+            data: {
+                /** @constant */
+                type: "BatchImport";
+                attributes: {
+                    /** @enum {string} */
+                    target: "users" | "groups";
+                    dryRun: boolean;
+                    counts: components["schemas"]["BatchCounts"];
+                    /** @description Every data row of the file, in file order. */
+                    rows: components["schemas"]["BatchRowResult"][];
+                };
+            };
+        };
+        /**
+         * @description 10 number, 20 string, 30 date, 40 enum.
+         * @enum {integer}
+         */
+        PropertyInputType: 10 | 20 | 30 | 40;
+        /**
+         * @description 10 business flow, 20 document.
+         * @enum {integer}
+         */
+        PropertyScope: 10 | 20;
+        PropertyOption: {
+            /** Format: uuid */
+            id: string;
+            label: string;
+            /** @description A value uses it, so it cannot be deleted. */
+            inUse: boolean;
+        };
+        /**
+         * @description The settings of a custom property. Numbers: `numberUnit` (10 none, 20 yen: grouping commas allowed),
+         *     `integerLength` (1-15) and `decimalLength` (0-14; 0 means integers) with at most 15 digits together,
+         *     optional `minValue` / `maxValue`. Strings: `minLength` / `maxLength` (0-1000 characters, the maximum being
+         *     the "max characters"), `allowNewline`, `allowFullWidth`. Dates: `afterTomorrow` (only dates from tomorrow
+         *     on, Japan time). Display: `editableByClient` requires `publicToClient`.
+         */
+        PropertySettings: {
+            name?: string;
+            systemLinkId?: components["schemas"]["SystemLinkId"];
+            inputType?: components["schemas"]["PropertyInputType"];
+            scope?: components["schemas"]["PropertyScope"];
+            /** @description A value must be given. */
+            required?: boolean;
+            /** @enum {integer|null} */
+            numberUnit?: 10 | 20 | null;
+            integerLength?: number | null;
+            decimalLength?: number | null;
+            minValue?: number | null;
+            maxValue?: number | null;
+            minLength?: number | null;
+            maxLength?: number | null;
+            allowNewline?: boolean | null;
+            allowFullWidth?: boolean | null;
+            afterTomorrow?: boolean | null;
+            publicToClient?: boolean;
+            editableByClient?: boolean;
+        };
+        Property: {
+            /** @constant */
+            type: "Property";
+            /** Format: uuid */
+            id: string;
+            attributes: components["schemas"]["PropertySettings"] & {
+                /** @description Enum options in display order (empty for other input types). */
+                options: components["schemas"]["PropertyOption"][];
+                /** @description Bumped by every change of the options; send it back with `options`. */
+                optionsVersion: number;
+                /** @description Values use the property: no deletion, no type or scope change. */
+                inUse: boolean;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        PropertyResponse: {
+            data: components["schemas"]["Property"];
+        };
+        PropertyList: {
+            data: components["schemas"]["Property"][];
+            meta: components["schemas"]["ListMeta"] & {
+                /** @description How many properties an organization may have. */
+                maxProperties: number;
+            };
+        };
+        PropertyOptionInput: {
+            /**
+             * Format: uuid
+             * @description An existing option (omit for a new one).
+             */
+            id?: string;
+            label: string;
+        };
+        PropertyCreateRequest: {
+            data: {
+                /** @constant */
+                type: "Property";
+                attributes: components["schemas"]["PropertySettings"] & {
+                    options?: {
+                        label: string;
+                    }[];
+                };
+            };
+        };
+        PropertyUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "Property";
+                attributes: components["schemas"]["PropertySettings"] & {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    options?: components["schemas"]["PropertyOptionInput"][];
+                    /** @description The optionsVersion read with the property; required with `options`. */
+                    optionsVersion?: number;
+                };
+            };
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
             checks?: {
                 [key: string]: string;
+            };
+        };
+        /**
+         * @description Deactivated users cannot sign in. Deleted users are never shown.
+         * @enum {string}
+         */
+        UserStatus: "active" | "deactivated";
+        UserName: string;
+        /** @description Further addresses of the user, at most 3. */
+        SubEmails: components["schemas"]["Email"][];
+        /** @description Digits only, no hyphens, 10 or 11 digits (422 `MOBILE_PHONE_INVALID`). */
+        MobilePhone: string | null;
+        User: {
+            /** @constant */
+            type: "User";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                loginId: string;
+                name: string;
+                email: string;
+                subEmails: string[];
+                mobilePhone: string | null;
+                locale: components["schemas"]["Locale"];
+                isOwner: boolean;
+                /** @description Organization administrator. */
+                isAdmin: boolean;
+                status: components["schemas"]["UserStatus"];
+                /** @description Sign-in is refused, by an administrator's lock or after repeated failed sign-ins. */
+                locked: boolean;
+                lockedByAdmin: boolean;
+                /** @description Mail to the address bounced; nothing is sent to it until an administrator unblocks it. */
+                emailBlocked: boolean;
+                /** @description The user has a temporary password (invited, not yet signed in). */
+                mustChangePassword: boolean;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                groups: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    isGroupAdmin: boolean;
+                }[];
+                roles: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                }[];
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        UserResponse: {
+            data: components["schemas"]["User"];
+        };
+        UserList: {
+            data: components["schemas"]["User"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        UserCreateRequest: {
+            data: {
+                /** @constant */
+                type: "User";
+                attributes: {
+                    loginId: components["schemas"]["LoginId"];
+                    name: components["schemas"]["UserName"];
+                    email: components["schemas"]["Email"];
+                    subEmails?: components["schemas"]["SubEmails"];
+                    mobilePhone?: components["schemas"]["MobilePhone"];
+                    locale?: components["schemas"]["Locale"];
+                    /** @default false */
+                    isAdmin: boolean;
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    groupIds: string[];
+                    roleIds?: string[];
+                };
+            };
+        };
+        UserUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "User";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    loginId?: components["schemas"]["LoginId"];
+                    name?: components["schemas"]["UserName"];
+                    email?: components["schemas"]["Email"];
+                    subEmails?: components["schemas"]["SubEmails"];
+                    mobilePhone?: components["schemas"]["MobilePhone"];
+                    locale?: components["schemas"]["Locale"];
+                    isAdmin?: boolean;
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    groupIds?: string[];
+                    roleIds?: string[];
+                };
+            };
+        };
+        UserActionRequest: {
+            data: {
+                /** @constant */
+                type: "User";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        GroupName: string;
+        Group: {
+            /** @constant */
+            type: "Group";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                memberCount: number;
+                groupAdminCount: number;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        GroupResponse: {
+            data: components["schemas"]["Group"];
+        };
+        GroupList: {
+            data: components["schemas"]["Group"][];
+            meta: components["schemas"]["ListMeta"] & {
+                /** @description How many groups the organization's plan allows. */
+                maxGroups: number;
+            };
+        };
+        GroupCreateRequest: {
+            data: {
+                /** @constant */
+                type: "Group";
+                attributes: {
+                    name: components["schemas"]["GroupName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                };
+            };
+        };
+        GroupUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "Group";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    name?: components["schemas"]["GroupName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                };
+            };
+        };
+        GroupMember: {
+            /** @constant */
+            type: "GroupMember";
+            /**
+             * Format: uuid
+             * @description The user's id.
+             */
+            id: string;
+            attributes: {
+                loginId: string;
+                name: string;
+                email: string;
+                status: components["schemas"]["UserStatus"];
+                isGroupAdmin: boolean;
+                /** Format: date-time */
+                addedAt: string;
+            };
+        };
+        GroupMemberResponse: {
+            data: components["schemas"]["GroupMember"];
+        };
+        GroupMemberList: {
+            data: components["schemas"]["GroupMember"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        GroupMemberCreateRequest: {
+            data: {
+                /** @constant */
+                type: "GroupMember";
+                attributes: {
+                    /** Format: uuid */
+                    userId: string;
+                    /** @default false */
+                    isGroupAdmin: boolean;
+                };
+            };
+        };
+        GroupMemberUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "GroupMember";
+                attributes: {
+                    isGroupAdmin: boolean;
+                };
+            };
+        };
+        RoleName: string;
+        /** @description Execute implies view (a role sent with execute and without view is stored with view). */
+        TaskPermission: {
+            execute: boolean;
+            view: boolean;
+        };
+        /** @description Which task types (sign, approve, read) holders of the role may execute and may view. */
+        TaskPermissions: {
+            sign: components["schemas"]["TaskPermission"];
+            approve: components["schemas"]["TaskPermission"];
+            read: components["schemas"]["TaskPermission"];
+        };
+        Role: {
+            /** @constant */
+            type: "Role";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                taskPermissions: components["schemas"]["TaskPermissions"];
+                /** @description Users holding the role. */
+                userCount: number;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        RoleResponse: {
+            data: components["schemas"]["Role"];
+        };
+        RoleList: {
+            data: components["schemas"]["Role"][];
+            meta: components["schemas"]["ListMeta"] & {
+                /** @description How many roles an organization may have. */
+                maxRoles: number;
+            };
+        };
+        RoleCreateRequest: {
+            data: {
+                /** @constant */
+                type: "Role";
+                attributes: {
+                    name: components["schemas"]["RoleName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    taskPermissions: components["schemas"]["TaskPermissions"];
+                };
+            };
+        };
+        RoleUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "Role";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    name?: components["schemas"]["RoleName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    taskPermissions?: components["schemas"]["TaskPermissions"];
+                };
             };
         };
     };
@@ -651,12 +2084,30 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description First day (`yyyy-MM-dd`, Japan time) or instant (RFC 3339) of the range, inclusive.
+         * @example 2026-11-01
+         */
+        LogFrom: string;
+        /**
+         * @description Last day (`yyyy-MM-dd`, Japan time, the whole day) or instant (RFC 3339) of the range, inclusive.
+         * @example 2026-11-30
+         */
+        LogTo: string;
+        UserId: string;
+        GroupId: string;
+        RoleId: string;
+        PropertyId: string;
         /** @description 1-based page number. */
         PageNumber: number;
         /** @description Items per page, at most 100. */
         PageSize: number;
         /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
         Search: string;
+        /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+        MailKindPath: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation";
+        /** @description The template's language. */
+        LocalePath: "ja" | "en";
     };
     requestBodies: never;
     headers: never;
@@ -1016,6 +2467,366 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization; `meta.plans` lists what each plan includes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    changeOrganizationPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganizationPlanChange"];
+            };
+        };
+        responses: {
+            /** @description The organization with its new plan and options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    lookupCorporateNumber: {
+        parameters: {
+            query: {
+                /** @description The 13-digit corporate number. */
+                number: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorporateNumberLookup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPasswordPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordPolicyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updatePasswordPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordPolicyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The new policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordPolicyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listMailTemplates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                /** @description Only templates of this language. */
+                "filter[locale]"?: "ja" | "en";
+                /** @description Only customised (`true`) or only built-in (`false`) templates. */
+                "filter[customised]"?: boolean;
+                /** @description Sort key; a leading `-` sorts descending. Default `kind` (the order of MailKind), then `locale`. */
+                sort?: "kind" | "-kind" | "name" | "-name" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailTemplateList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getMailTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                kind: components["parameters"]["MailKindPath"];
+                /** @description The template's language. */
+                locale: components["parameters"]["LocalePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resetMailTemplate: {
+        parameters: {
+            query?: {
+                /** @description The lockVersion read with the template; when given and stale, 409 `UPDATED_BY_ANOTHER_USER`. */
+                lockVersion?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                kind: components["parameters"]["MailKindPath"];
+                /** @description The template's language. */
+                locale: components["parameters"]["LocalePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The built-in template, now in use. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateMailTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                kind: components["parameters"]["MailKindPath"];
+                /** @description The template's language. */
+                locale: components["parameters"]["LocalePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailTemplateUpdate"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    previewMailTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                kind: components["parameters"]["MailKindPath"];
+                /** @description The template's language. */
+                locale: components["parameters"]["LocalePath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailTemplatePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The rendered mail. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailPreviewResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description First month, `YYYY-MM` (Asia/Tokyo). */
+                from?: string;
+                /** @description Last month, `YYYY-MM` (Asia/Tokyo). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The months of the range. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listMailDeliveries: {
         parameters: {
             query?: {
@@ -1042,6 +2853,1154 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "loginId" | "-loginId" | "name" | "-name" | "email" | "-email" | "createdAt" | "-createdAt";
+                /** @description Only members of this group. */
+                "filter[groupId]"?: string;
+                /** @description Only users holding this role. */
+                "filter[roleId]"?: string;
+                "filter[status]"?: "active" | "deactivated";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The deactivated user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    reactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The reactivated user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    lockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The locked user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    unlockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The unlocked user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    unblockUserEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resendUserInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted; the mail follows shortly. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "name" | "-name" | "createdAt" | "-createdAt" | "memberCount" | "-memberCount";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "loginId" | "-loginId" | "name" | "-name" | "isGroupAdmin" | "-isGroupAdmin" | "addedAt" | "-addedAt";
+            };
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    addGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupMemberCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    removeGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateGroupMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["GroupId"];
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupMemberUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "name" | "-name" | "createdAt" | "-createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of roles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: components["parameters"]["RoleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: components["parameters"]["RoleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                roleId: components["parameters"]["RoleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportUsersCsv: {
+        parameters: {
+            query?: {
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                /** @description Only members of this group. */
+                "filter[groupId]"?: string;
+                /** @description Only users holding this role. */
+                "filter[roleId]"?: string;
+                /** @description Only users in this state (deleted users are never exported). */
+                "filter[status]"?: "active" | "deactivated";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="users-yyyyMMdd.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    importUsersCsv: {
+        parameters: {
+            query?: {
+                /** @description Check every row and report what would happen, writing nothing. */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description What happened (or would happen) to each row; failed rows carry their reasons. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportGroupsCsv: {
+        parameters: {
+            query?: {
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="groups-yyyyMMdd.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    importGroupsCsv: {
+        parameters: {
+            query?: {
+                /** @description Check every row and report what would happen, writing nothing. */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description What happened (or would happen) to each row; failed rows carry their reasons. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listProperties: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                /** @description Only properties of this scope (10 business flow, 20 document). */
+                "filter[scope]"?: 10 | 20;
+                /** @description Only properties of this input type (10 number, 20 string, 30 date, 40 enum). */
+                "filter[inputType]"?: 10 | 20 | 30 | 40;
+                sort?: "name" | "-name" | "createdAt" | "-createdAt" | "inputType" | "-inputType";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of property definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PropertyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The property. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                propertyId: components["parameters"]["PropertyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PropertyUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed property. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadOperationLogs: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (`yyyy-MM-dd`, Japan time) or instant (RFC 3339) of the range, inclusive.
+                 * @example 2026-11-01
+                 */
+                from: components["parameters"]["LogFrom"];
+                /**
+                 * @description Last day (`yyyy-MM-dd`, Japan time, the whole day) or instant (RFC 3339) of the range, inclusive.
+                 * @example 2026-11-30
+                 */
+                to: components["parameters"]["LogTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="operation-logs_yyyyMMdd-yyyyMMdd.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    verifyOperationLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChainVerification"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadSignRecords: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (`yyyy-MM-dd`, Japan time) or instant (RFC 3339) of the range, inclusive.
+                 * @example 2026-11-01
+                 */
+                from: components["parameters"]["LogFrom"];
+                /**
+                 * @description Last day (`yyyy-MM-dd`, Japan time, the whole day) or instant (RFC 3339) of the range, inclusive.
+                 * @example 2026-11-30
+                 */
+                to: components["parameters"]["LogTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="sign-records_yyyyMMdd-yyyyMMdd.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    verifySignRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChainVerification"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
         };
     };

@@ -17,6 +17,8 @@ export interface ContractOperation {
   authenticated: boolean;
   parameters: { name: string; in: string; required: boolean; schema: Json }[];
   hasBody: boolean;
+  /** Media types the request body may have (`application/json`, `text/csv` ...). */
+  requestMediaTypes: string[];
   responses: Record<string, unknown>;
 }
 
@@ -67,6 +69,7 @@ export class Contract {
           authenticated: security.length > 0,
           parameters: [...shared, ...((op.parameters as Json[]) ?? [])].map((p) => this.resolve(p)) as never,
           hasBody: Boolean(op.requestBody),
+          requestMediaTypes: Object.keys((op.requestBody as Json | undefined)?.content ?? {}),
           responses: op.responses as Record<string, unknown>,
         });
       }
@@ -81,6 +84,14 @@ export class Contract {
       .slice(2)
       .split('/')
       .reduce<Json>((at, key) => at[key.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, this.document);
+  }
+
+  /** A schema with every local $ref replaced by its target, for validators compiled outside the document. */
+  private inline(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map((item) => this.inline(item));
+    if (!node || typeof node !== 'object') return node;
+    const resolved = this.resolve(node as Json);
+    return Object.fromEntries(Object.entries(resolved).map(([key, value]) => [key, this.inline(value)]));
   }
 
   operation(operationId: string): ContractOperation {
@@ -125,6 +136,8 @@ export class Contract {
     const mediaType = (contentType ?? '').split(';')[0]!.trim();
     if (!content[mediaType]) return [`${op.operationId} ${status}: content type ${mediaType || 'none'} not declared`];
     if (!content[mediaType]!.schema) return [];
+    // A file body (a stream or bytes of text/csv, application/pdf ...) is checked for its declared type only.
+    if (!mediaType.includes('json') && body !== null && typeof body === 'object') return [];
     const key = Object.keys(op.responses).find((k) => op.responses[k] === declared)!;
     const base = `${this.operationPointer(op)}/responses/${key}`;
     const pointer = (declared as Json).$ref
@@ -145,7 +158,7 @@ export class Contract {
       addFormats.default(coercing);
       validate = coercing.compile({
         type: 'object',
-        properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+        properties: Object.fromEntries(params.map((p) => [p.name, this.inline(p.schema)])),
         required: params.filter((p) => p.required).map((p) => p.name),
       });
       this.validators.set(key, validate);

@@ -11,15 +11,17 @@ import { type Contract, type ContractOperation, pointersOf } from './document.ts
 type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
 type JsonBody<K extends OperationId> =
-  Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
-    ? B
-    : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
-      ? B | undefined
-      : undefined;
+  Op<K> extends { requestBody: { content: { 'text/csv': unknown } } }
+    ? Buffer
+    : Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
+      ? B
+      : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+        ? B | undefined
+        : undefined;
 type Params<K extends OperationId, L extends 'path' | 'query'> =
   Op<K> extends { parameters: infer P }
-    ? P extends Record<L, infer V>
-      ? V extends undefined
+    ? P extends { [X in L]?: infer V }
+      ? [NonNullable<V>] extends [never]
         ? Record<string, never>
         : NonNullable<V>
       : Record<string, never>
@@ -124,7 +126,7 @@ export class ApiRouter {
         req.principal = principal;
         req.log = req.log.child({ userId: principal.userId, organizationId: principal.organizationId });
         if (!ipAllowed(req.ip, principal.ipAllowList)) throw new AppError('IP_RESTRICTED', { params: { ip: req.ip } });
-        if (options.feature && !planHasFeature(principal.plan, options.feature)) {
+        if (options.feature && !planHasFeature(principal.plan, options.feature, principal.options)) {
           throw new AppError('PLAN_FEATURE_UNAVAILABLE');
         }
         if (options.permission && !hasPermission(principal, options.permission)) throw new AppError('FORBIDDEN');
@@ -164,6 +166,10 @@ export class ApiRouter {
   }
 
   private validBody(op: ContractOperation, body: unknown): unknown {
+    // A text/csv body arrives as raw bytes (core/http/csv-body.ts); the handler decodes and validates it.
+    const acceptsCsv = op.requestMediaTypes.includes('text/csv');
+    if (Buffer.isBuffer(body) !== acceptsCsv) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+    if (acceptsCsv) return body;
     const errors = this.contract.validateBody(op, body ?? {});
     if (!errors) return body;
     throw AppError.invalid(

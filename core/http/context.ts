@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { PaidOption } from '../access/plans.ts';
 import type { Locale } from './errors.ts';
 
 export type Plan = 'free' | 'standard' | 'professional';
@@ -12,6 +13,8 @@ export interface Principal {
   isAdmin: boolean;
   isOwner: boolean;
   plan: Plan;
+  /** Paid options of the organization (e.g. aiOcr); each also counts as a plan feature. */
+  options: PaidOption[];
   locale: Locale;
   /** The organization's IP allow-list (CIDR strings); empty means no restriction. */
   ipAllowList: string[];

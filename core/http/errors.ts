@@ -85,6 +85,16 @@ export const ERROR_CATALOGUE = {
     ja: 'パスワードには数字を含めてください。',
     en: 'The password must contain a digit.',
   },
+  PASSWORD_REQUIRES_UPPERCASE: {
+    status: 422,
+    ja: 'パスワードには英大文字を含めてください。',
+    en: 'The password must contain an uppercase letter.',
+  },
+  PASSWORD_REQUIRES_SYMBOL: {
+    status: 422,
+    ja: 'パスワードには記号を含めてください。',
+    en: 'The password must contain a symbol.',
+  },
   PASSWORD_CONTAINS_USER_ID: {
     status: 422,
     ja: 'パスワードにユーザーIDを含めることはできません。',
@@ -165,6 +175,376 @@ export const ERROR_CATALOGUE = {
     status: 422,
     ja: '登録できるIPアドレスは{max}件までです。',
     en: 'You can register at most {max} IP addresses.',
+  },
+  CORPORATE_INFO_NOT_FOUND: {
+    status: 404,
+    ja: '法人情報が見つかりません。',
+    en: 'Corporate info not found.',
+  },
+  PLAN_GROUP_LIMIT_EXCEEDED: {
+    status: 422,
+    ja: 'このプランで利用できるグループは{max}件までです(現在{count}件)。グループを減らしてから変更してください。',
+    en: 'This plan allows at most {max} groups and the organization has {count}. Remove groups before changing.',
+  },
+  PASSWORD_POLICY_BELOW_BASELINE: {
+    status: 422,
+    ja: 'パスワードポリシーは、最低基準(半角8文字以上・英小文字と数字を含む・ユーザーIDを含まない)より緩くできません。',
+    en: 'The password policy cannot be looser than the baseline (8 half-width characters with a lowercase letter and a digit, without the user ID).',
+  },
+  BATCH_CSV_EMPTY: {
+    status: 422,
+    ja: 'CSVファイルにデータがありません。',
+    en: 'The CSV file has no data.',
+  },
+  BATCH_CSV_ENCODING_INVALID: {
+    status: 422,
+    ja: 'CSVファイルの文字コードはUTF-8またはShift_JISにしてください。',
+    en: 'The CSV file must be encoded in UTF-8 or Shift_JIS.',
+  },
+  BATCH_CSV_MALFORMED: {
+    status: 422,
+    ja: 'CSVファイルの{line}行目の形式が正しくありません。',
+    en: 'The CSV file is malformed at line {line}.',
+  },
+  BATCH_CSV_HEADER_INVALID: {
+    status: 422,
+    ja: 'CSVファイルの見出し行が正しくありません({column})。',
+    en: 'The header row of the CSV file is invalid ({column}).',
+  },
+  BATCH_CSV_TOO_MANY_ROWS: {
+    status: 422,
+    ja: '一度に取り込めるのは{max}行までです。ファイルを分割してください。',
+    en: 'At most {max} rows can be imported at once. Split the file.',
+  },
+  BATCH_ROWS_FAILED: {
+    status: 422,
+    ja: '一括編集で失敗した行があります。失敗した行と理由を確認してください。',
+    en: 'Batch editing finished with failed rows. Check the failed rows and their reasons.',
+  },
+  BATCH_ROW_FIELD_COUNT: {
+    status: 422,
+    ja: 'この行の項目数({actual})が見出し行の項目数({expected})と一致しません。',
+    en: 'This row has {actual} fields; the header has {expected}.',
+  },
+  BATCH_OPERATION_INVALID: {
+    status: 422,
+    ja: '操作はadd、update、deleteのいずれかを指定してください。',
+    en: 'The operation must be add, update or delete.',
+  },
+  BATCH_DUPLICATE_IN_FILE: {
+    status: 422,
+    ja: '同じ値がファイルの{line}行目にもあります。',
+    en: 'The same value also appears on line {line} of the file.',
+  },
+  BATCH_UNKNOWN_GROUP: {
+    status: 422,
+    ja: 'グループ「{value}」が見つかりません。',
+    en: 'Group "{value}" was not found.',
+  },
+  BATCH_UNKNOWN_ROLE: {
+    status: 422,
+    ja: 'ロール「{value}」が見つかりません。',
+    en: 'Role "{value}" was not found.',
+  },
+  BATCH_AMBIGUOUS_REFERENCE: {
+    status: 422,
+    ja: '「{value}」に一致するものが複数あります。システム連携用IDで指定してください。',
+    en: '"{value}" matches more than one item. Use its ID for system link.',
+  },
+  BATCH_VALUE_INVALID: {
+    status: 422,
+    ja: '{column}の値が正しくありません。',
+    en: 'The value of {column} is invalid.',
+  },
+  CSV_EXPORT_LIMIT_EXCEEDED: {
+    status: 422,
+    ja: 'CSV出力は{max}件までです(該当{total}件)。検索条件で絞り込んでください。',
+    en: 'CSV export is limited to {max} items ({total} match). Narrow the search.',
+  },
+  MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN: {
+    status: 422,
+    ja: '差し込み項目「{placeholder}」はこのメールでは使用できません。',
+    en: 'The placeholder "{placeholder}" cannot be used in this mail.',
+  },
+  MAIL_TEMPLATE_PLACEHOLDER_REQUIRED: {
+    status: 422,
+    ja: '本文に差し込み項目「{placeholder}」を含めてください。',
+    en: 'The body must contain the placeholder "{placeholder}".',
+  },
+  USAGE_RANGE_INVALID: {
+    status: 422,
+    ja: '期間は開始月から終了月まで、最大{max}か月で指定してください。',
+    en: 'Choose a range from the start month to the end month, at most {max} months.',
+  },
+  LOGIN_ID_INVALID: {
+    status: 422,
+    ja: 'ユーザーIDは{min}文字以上{max}文字以内で入力してください。',
+    en: 'The user ID must be {min} to {max} characters.',
+  },
+  EMAIL_INVALID: {
+    status: 422,
+    ja: 'メールアドレスの形式が正しくありません。',
+    en: 'Enter a valid e-mail address.',
+  },
+  SUB_EMAIL_LIMIT: {
+    status: 422,
+    ja: 'サブメールアドレスは{max}件まで登録できます。',
+    en: 'You can register at most {max} sub e-mail addresses.',
+  },
+  MOBILE_PHONE_INVALID: {
+    status: 422,
+    ja: '携帯電話番号はハイフンなしの数字10桁または11桁で入力してください。',
+    en: 'Enter the mobile phone number as 10 or 11 digits without hyphens.',
+  },
+  REFERENCE_NOT_FOUND: {
+    status: 422,
+    ja: '指定された項目が見つかりません。',
+    en: 'The selected item was not found.',
+  },
+  SYSTEM_LINK_ID_TAKEN: {
+    status: 422,
+    ja: 'このシステム連携用IDは既に使用されています。',
+    en: 'This ID for system link is already in use.',
+  },
+  USER_IS_SELF: {
+    status: 422,
+    ja: '自分自身を削除・無効化・ロックすることはできません。',
+    en: 'You cannot delete, deactivate or lock yourself.',
+  },
+  OWNER_PROTECTED: {
+    status: 422,
+    ja: '組織のオーナーは削除・無効化・ロックできず、管理者権限を外すこともできません。',
+    en: 'The organization owner cannot be deleted, deactivated or locked, and stays an administrator.',
+  },
+  USER_GROUP_REQUIRED: {
+    status: 422,
+    ja: 'ユーザーは少なくとも1つのグループに所属する必要があります。',
+    en: 'A user must belong to at least one group.',
+  },
+  USER_LAST_GROUP: {
+    status: 422,
+    ja: '他のグループに所属していないため、このグループから外すことはできません。',
+    en: 'The user must belong to another group before leaving this one.',
+  },
+  ACCOUNT_LOCKED_BY_ADMIN: {
+    status: 403,
+    ja: 'このアカウントはロックされています。管理者にお問い合わせください。',
+    en: 'This account is locked. Contact your administrator.',
+  },
+  GROUP_NAME_TAKEN: {
+    status: 422,
+    ja: '同じ名前のグループが既に登録されています。',
+    en: 'A group with this name is already registered.',
+  },
+  GROUP_LIMIT: {
+    status: 422,
+    ja: 'ご契約のプランで登録できるグループは{max}件までです。',
+    en: 'Your plan allows at most {max} groups.',
+  },
+  GROUP_ADMIN_CANNOT_BE_REMOVED: {
+    status: 422,
+    ja: 'グループ管理者はグループから外せません。先にグループ管理者の権限を外してください。',
+    en: 'A group administrator cannot be removed from the group. Remove the administrator right first.',
+  },
+  GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP: {
+    status: 409,
+    ja: '所属グループがなくなるユーザーがいるため、このグループは削除できません。',
+    en: 'This group cannot be deleted because a user would be left without a group.',
+  },
+  GROUP_IN_USE: {
+    status: 409,
+    ja: 'ワークスペースに参加しているため、このグループは削除できません。',
+    en: 'This group cannot be deleted while it takes part in a workspace.',
+  },
+  ALREADY_GROUP_MEMBER: {
+    status: 409,
+    ja: 'このユーザーは既にグループのメンバーです。',
+    en: 'This user is already a member of the group.',
+  },
+  ROLE_NAME_TAKEN: {
+    status: 422,
+    ja: '同じ名前のロールが既に登録されています。',
+    en: 'A role with this name is already registered.',
+  },
+  ROLE_LIMIT: {
+    status: 422,
+    ja: '登録できるロールは{max}件までです。',
+    en: 'You can register at most {max} roles.',
+  },
+  ROLE_IN_USE: {
+    status: 409,
+    ja: 'ユーザーに割り当てられているため、このロールは削除できません。',
+    en: 'This role is assigned to users and cannot be deleted.',
+  },
+  ROLE_CANNOT_PERFORM_TASK: {
+    status: 422,
+    ja: 'このロールではこのタスクを実行できません。',
+    en: 'This role cannot perform this task.',
+  },
+  PROPERTY_VALUE_REQUIRED: {
+    status: 422,
+    ja: '必須項目です。入力してください。',
+    en: 'This item is required.',
+  },
+  PROPERTY_VALUE_NOT_A_NUMBER: {
+    status: 422,
+    ja: '半角数字で入力してください。',
+    en: 'Enter a number in half-width digits.',
+  },
+  PROPERTY_VALUE_NOT_AN_INTEGER: {
+    status: 422,
+    ja: '整数で入力してください。',
+    en: 'Enter an integer.',
+  },
+  PROPERTY_VALUE_TOO_MANY_DIGITS: {
+    status: 422,
+    ja: '数値は合計{max}桁以内で入力してください。',
+    en: 'Enter a number of at most {max} digits in total.',
+  },
+  PROPERTY_VALUE_INTEGER_DIGITS: {
+    status: 422,
+    ja: '整数部は{max}桁以内で入力してください。',
+    en: 'Enter at most {max} digits before the decimal point.',
+  },
+  PROPERTY_VALUE_DECIMAL_DIGITS: {
+    status: 422,
+    ja: '小数部は{max}桁以内で入力してください。',
+    en: 'Enter at most {max} digits after the decimal point.',
+  },
+  PROPERTY_VALUE_COMMA_POSITION: {
+    status: 422,
+    ja: 'カンマの位置が正しくありません。カンマは3桁ごとに入力してください。',
+    en: 'The commas are misplaced. Put a comma every three digits (e.g. 1,234,567).',
+  },
+  PROPERTY_VALUE_BELOW_MIN: {
+    status: 422,
+    ja: '{min}以上の値を入力してください。',
+    en: 'Enter {min} or more.',
+  },
+  PROPERTY_VALUE_ABOVE_MAX: {
+    status: 422,
+    ja: '{max}以下の値を入力してください。',
+    en: 'Enter {max} or less.',
+  },
+  PROPERTY_VALUE_DATE_FORMAT: {
+    status: 422,
+    ja: '日付はyyyy-MM-ddまたはyyyy/MM/ddの形式で入力してください。',
+    en: 'Enter the date as yyyy-MM-dd or yyyy/MM/dd.',
+  },
+  PROPERTY_VALUE_DATE_NOT_EXIST: {
+    status: 422,
+    ja: '存在しない日付です。',
+    en: 'This date does not exist.',
+  },
+  PROPERTY_VALUE_DATE_BEFORE_TOMORROW: {
+    status: 422,
+    ja: '明日以降の日付({date}以降)を入力してください。',
+    en: 'Enter a date from tomorrow ({date}) onwards.',
+  },
+  PROPERTY_VALUE_NOT_AN_OPTION: {
+    status: 422,
+    ja: '選択肢の中から選択してください。',
+    en: 'Choose one of the options.',
+  },
+  PROPERTY_VALUE_TOO_SHORT: {
+    status: 422,
+    ja: '{min}文字以上で入力してください。',
+    en: 'Enter at least {min} characters.',
+  },
+  PROPERTY_VALUE_TOO_LONG: {
+    status: 422,
+    ja: '{max}文字以内で入力してください。',
+    en: 'Enter at most {max} characters.',
+  },
+  PROPERTY_VALUE_NEWLINE: {
+    status: 422,
+    ja: '改行は入力できません。',
+    en: 'Line breaks are not allowed.',
+  },
+  PROPERTY_VALUE_FULL_WIDTH: {
+    status: 422,
+    ja: '全角文字は入力できません。半角で入力してください。',
+    en: 'Full-width characters are not allowed. Use half-width characters.',
+  },
+  PROPERTY_SETTING_OUT_OF_RANGE: {
+    status: 422,
+    ja: '{min}から{max}までの整数を入力してください。',
+    en: 'Enter a whole number from {min} to {max}.',
+  },
+  PROPERTY_MIN_LENGTH_EXCEEDS_MAX: {
+    status: 422,
+    ja: '最小文字数は最大文字数以下にしてください。',
+    en: 'The minimum length must not exceed the maximum length.',
+  },
+  PROPERTY_DIGITS_EXCEED_LIMIT: {
+    status: 422,
+    ja: '整数部と小数部の桁数の合計は{max}桁以内にしてください。',
+    en: 'Integer and decimal digits together must not exceed {max}.',
+  },
+  PROPERTY_MIN_VALUE_EXCEEDS_MAX: {
+    status: 422,
+    ja: '最小値は最大値以下にしてください。',
+    en: 'The minimum value must not exceed the maximum value.',
+  },
+  PROPERTY_OPTIONS_REQUIRED: {
+    status: 422,
+    ja: '選択肢を1つ以上登録してください。',
+    en: 'Add at least one option.',
+  },
+  PROPERTY_OPTION_LIMIT: {
+    status: 422,
+    ja: '選択肢は{max}件まで登録できます。',
+    en: 'You can add at most {max} options.',
+  },
+  PROPERTY_OPTION_LABEL_DUPLICATE: {
+    status: 422,
+    ja: '同じ名前の選択肢があります。',
+    en: 'Another option has the same label.',
+  },
+  PROPERTY_EDITABLE_REQUIRES_PUBLIC: {
+    status: 422,
+    ja: '取引先による編集を許可するには、取引先への公開も設定してください。',
+    en: 'To let clients edit it, also make it public to clients.',
+  },
+  PROPERTY_NAME_TAKEN: {
+    status: 422,
+    ja: 'この名前のカスタム項目は既に登録されています。',
+    en: 'A custom property with this name already exists.',
+  },
+  PROPERTY_LIMIT: {
+    status: 422,
+    ja: '登録できるカスタム項目は{max}件までです。',
+    en: 'You can register at most {max} properties.',
+  },
+  PROPERTY_IN_USE: {
+    status: 409,
+    ja: 'この項目は使用中のため、削除や入力形式・対象の変更はできません。',
+    en: 'This item is in use: it cannot be deleted, and its input type and scope cannot be changed.',
+  },
+  PROPERTY_OPTION_IN_USE: {
+    status: 409,
+    ja: '使用中の選択肢は削除できません。',
+    en: 'An option in use cannot be deleted.',
+  },
+  PROPERTY_OPTIONS_CHANGED: {
+    status: 409,
+    ja: '他のユーザーによって選択肢が追加・削除・変更されました。',
+    en: 'Options have been added, deleted or renamed by another user.',
+  },
+  PROPERTY_DEFINITION_CHANGED: {
+    status: 409,
+    ja: 'カスタム項目の定義が更新されました。',
+    en: 'The custom property definition has been updated.',
+  },
+  LOG_RANGE_TOO_LONG: {
+    status: 422,
+    ja: 'ログの出力期間は{max}日以内で指定してください。',
+    en: 'Log output range at most {max} days.',
+  },
+  LOG_RANGE_INVERTED: {
+    status: 422,
+    ja: '開始日には終了日以前の日付を指定してください。',
+    en: 'The start must not be after the end.',
   },
   INTERNAL_ERROR: {
     status: 500,

@@ -1,60 +1,168 @@
 import type { Locale } from '../http/errors.ts';
+import { renderPlaceholders } from './placeholders.ts';
 
-/** Mail the service sends; issue [3/5] moves these texts into organization mail templates. */
-export type MailKind = 'welcome' | 'password-reset' | 'user-id-reminder' | 'password-changed';
+/**
+ * Every mail the service sends. Each kind has a built-in template per language below; an organization may replace
+ * it with its own (table mail_templates, core/modules/mail-templates). A new kind is added here, to the MailKind
+ * enum in openapi.yaml and to the web's placeholder descriptions.
+ */
+export const MAIL_KINDS = [
+  'welcome',
+  'password-reset',
+  'user-id-reminder',
+  'password-changed',
+  'user-invitation',
+] as const;
 
-type Template = (params: Record<string, string>) => { subject: string; text: string };
+export type MailKind = (typeof MAIL_KINDS)[number];
 
-const SIGNATURE = {
+/** What an organization may edit: the name and summary describe the mail in the list, subject and body are sent. */
+export interface MailTemplateText {
+  name: string;
+  summary: string;
+  subject: string;
+  body: string;
+}
+
+/** A kind's placeholders (`{{name}}`): those the body may use, and those it must use for the mail to work. */
+export interface MailKindDefinition {
+  placeholders: readonly string[];
+  required: readonly string[];
+  defaults: Record<Locale, MailTemplateText>;
+}
+
+/** The footer every mail ends with; organizations cannot change it. */
+export const SIGNATURE: Record<Locale, string> = {
   ja: '\n\n--\nKeiyaku 電子契約サービス\nこのメールは送信専用です。',
   en: '\n\n--\nKeiyaku electronic contracts\nThis address does not receive replies.',
 };
 
-const TEMPLATES: Record<MailKind, Record<Locale, Template>> = {
+export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   welcome: {
-    ja: (p) => ({
-      subject: '【Keiyaku】ご登録ありがとうございます',
-      text: `${p.name} 様\n\n${p.organization} の登録が完了しました。ユーザーID「${p.loginId}」でログインしてください。\n\n${p.link}`,
-    }),
-    en: (p) => ({
-      subject: '[Keiyaku] Welcome to Keiyaku',
-      text: `Dear ${p.name},\n\n${p.organization} is registered. Sign in with the user ID "${p.loginId}".\n\n${p.link}`,
-    }),
+    placeholders: ['userName', 'organizationName', 'loginId', 'link'],
+    required: ['loginId', 'link'],
+    defaults: {
+      ja: {
+        name: '登録完了',
+        summary: '組織の新規登録が完了したとき、登録したユーザーに送信します。',
+        subject: '【Keiyaku】ご登録ありがとうございます',
+        body: '{{userName}} 様\n\n{{organizationName}} の登録が完了しました。ユーザーID「{{loginId}}」でログインしてください。\n\n{{link}}',
+      },
+      en: {
+        name: 'Welcome',
+        summary: 'Sent to the user who signed an organization up, once the sign-up is complete.',
+        subject: '[Keiyaku] Welcome to Keiyaku',
+        body: 'Dear {{userName}},\n\n{{organizationName}} is registered. Sign in with the user ID "{{loginId}}".\n\n{{link}}',
+      },
+    },
   },
   'password-reset': {
-    ja: (p) => ({
-      subject: '【Keiyaku】パスワード再設定のご案内',
-      text: `${p.name} 様\n\nパスワード再設定のお申し込みを受け付けました。\n下記のリンクから${p.minutes}分以内に新しいパスワードを設定してください。\n\n${p.link}\n\nお心当たりがない場合は、このメールを破棄してください。パスワードは変更されません。`,
-    }),
-    en: (p) => ({
-      subject: '[Keiyaku] Reset your password',
-      text: `Dear ${p.name},\n\nWe received a request to reset your password.\nSet a new password within ${p.minutes} minutes at:\n\n${p.link}\n\nIf you did not ask for this, ignore this mail; your password stays as it is.`,
-    }),
+    placeholders: ['userName', 'organizationName', 'minutes', 'link'],
+    required: ['link'],
+    defaults: {
+      ja: {
+        name: 'パスワード再設定',
+        summary: 'パスワード再設定を申し込んだユーザーに、再設定用のリンクを送信します。',
+        subject: '【Keiyaku】パスワード再設定のご案内',
+        body: '{{userName}} 様\n\nパスワード再設定のお申し込みを受け付けました。\n下記のリンクから{{minutes}}分以内に新しいパスワードを設定してください。\n\n{{link}}\n\nお心当たりがない場合は、このメールを破棄してください。パスワードは変更されません。',
+      },
+      en: {
+        name: 'Password reset',
+        summary: 'Sends the reset link to a user who asked to reset their password.',
+        subject: '[Keiyaku] Reset your password',
+        body: 'Dear {{userName}},\n\nWe received a request to reset your password.\nSet a new password within {{minutes}} minutes at:\n\n{{link}}\n\nIf you did not ask for this, ignore this mail; your password stays as it is.',
+      },
+    },
   },
   'user-id-reminder': {
-    ja: (p) => ({
-      subject: '【Keiyaku】ユーザーIDのお知らせ',
-      text: `このメールアドレスで登録されているユーザーIDは次のとおりです。\n\n${p.loginIds}\n\nログイン: ${p.link}`,
-    }),
-    en: (p) => ({
-      subject: '[Keiyaku] Your user ID',
-      text: `These user IDs are registered with this e-mail address:\n\n${p.loginIds}\n\nSign in: ${p.link}`,
-    }),
+    placeholders: ['loginIds', 'link'],
+    required: ['loginIds'],
+    defaults: {
+      ja: {
+        name: 'ユーザーIDのお知らせ',
+        summary: 'ユーザーIDを忘れた方に、メールアドレスに登録されているユーザーIDを送信します。',
+        subject: '【Keiyaku】ユーザーIDのお知らせ',
+        body: 'このメールアドレスで登録されているユーザーIDは次のとおりです。\n\n{{loginIds}}\n\nログイン: {{link}}',
+      },
+      en: {
+        name: 'User ID reminder',
+        summary: 'Sends the user IDs registered with an e-mail address to someone who forgot theirs.',
+        subject: '[Keiyaku] Your user ID',
+        body: 'These user IDs are registered with this e-mail address:\n\n{{loginIds}}\n\nSign in: {{link}}',
+      },
+    },
   },
   'password-changed': {
-    ja: (p) => ({
-      subject: '【Keiyaku】パスワードが変更されました',
-      text: `${p.name} 様\n\nパスワードが変更されました(${p.at})。\nお心当たりがない場合は、至急管理者にご連絡ください。`,
-    }),
-    en: (p) => ({
-      subject: '[Keiyaku] Your password was changed',
-      text: `Dear ${p.name},\n\nYour password was changed (${p.at}).\nIf this was not you, contact your administrator at once.`,
-    }),
+    placeholders: ['userName', 'organizationName', 'changedAt'],
+    required: [],
+    defaults: {
+      ja: {
+        name: 'パスワード変更完了',
+        summary: 'パスワードが変更されたとき、本人に確認のため送信します。',
+        subject: '【Keiyaku】パスワードが変更されました',
+        body: '{{userName}} 様\n\nパスワードが変更されました({{changedAt}})。\nお心当たりがない場合は、至急管理者にご連絡ください。',
+      },
+      en: {
+        name: 'Password changed',
+        summary: 'Tells a user that their password was changed.',
+        subject: '[Keiyaku] Your password was changed',
+        body: 'Dear {{userName}},\n\nYour password was changed ({{changedAt}}).\nIf this was not you, contact your administrator at once.',
+      },
+    },
+  },
+  'user-invitation': {
+    placeholders: ['userName', 'organizationName', 'loginId', 'temporaryPassword', 'expiresAt', 'link'],
+    required: ['loginId', 'temporaryPassword', 'link'],
+    defaults: {
+      ja: {
+        name: 'アカウント登録のお知らせ',
+        summary: '管理者がユーザーを登録したとき、ユーザーIDと仮パスワードを本人に送信します。',
+        subject: '【Keiyaku】アカウント登録のお知らせ',
+        body: '{{userName}} 様\n\n{{organizationName}} の管理者があなたのアカウントを登録しました。\n\nユーザーID: {{loginId}}\n仮パスワード: {{temporaryPassword}}\n\n下記からログインし、初回ログイン時にパスワードを変更してください。仮パスワードの有効期限は{{expiresAt}}です。\n\n{{link}}',
+      },
+      en: {
+        name: 'Account invitation',
+        summary: 'Sends the user ID and a temporary password to a user an administrator registered.',
+        subject: '[Keiyaku] Your account is ready',
+        body: 'Dear {{userName}},\n\nAn administrator of {{organizationName}} registered an account for you.\n\nUser ID: {{loginId}}\nTemporary password: {{temporaryPassword}}\n\nSign in at the link below and change the password at your first sign-in. The temporary password expires at {{expiresAt}}.\n\n{{link}}',
+      },
+    },
   },
 };
 
-/** Subject and body of one mail in the recipient's language. */
-export function composeMail(kind: MailKind, locale: Locale, params: Record<string, string>) {
-  const { subject, text } = TEMPLATES[kind][locale](params);
-  return { subject, text: text + SIGNATURE[locale] };
+/**
+ * Parameter names callers used before templates existed, mapped to the placeholder they fill. New callers pass the
+ * placeholder names themselves.
+ */
+const LEGACY_PARAMS: Record<string, string> = { name: 'userName', organization: 'organizationName', at: 'changedAt' };
+
+/** A caller's parameters keyed by placeholder name (legacy names translated, placeholder names win). */
+export function placeholderValues(params: Record<string, string>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const name = LEGACY_PARAMS[key];
+    if (name && params[name] === undefined) values[name] = value;
+  }
+  return { ...values, ...params };
+}
+
+export function isMailKind(value: string): value is MailKind {
+  return (MAIL_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * Subject and body of one mail in the recipient's language: the given template (an organization's own) or the
+ * built-in one, placeholders filled with the values as they are, and the signature appended.
+ */
+export function composeMail(
+  kind: MailKind,
+  locale: Locale,
+  params: Record<string, string>,
+  template: Pick<MailTemplateText, 'subject' | 'body'> = MAIL_KIND_DEFINITIONS[kind].defaults[locale],
+) {
+  const values = placeholderValues(params);
+  return {
+    subject: renderPlaceholders(template.subject, values).replace(/[\r\n]+/g, ' '),
+    text: renderPlaceholders(template.body, values) + SIGNATURE[locale],
+  };
 }

@@ -12,7 +12,7 @@ import type { Plan } from '../http/context.ts';
 import type { JobHandler, JobQueue, QueuePolicy } from '../jobs/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
-import { planHasFeature } from '../access/plans.ts';
+import { type PaidOption, planHasFeature } from '../access/plans.ts';
 
 /** Events plugins can listen to, with what each carries. */
 export interface HookEvents {
@@ -236,7 +236,9 @@ export class PluginHost {
     for (const { plugin, ctx } of this.loaded) {
       const hook = plugin.hooks?.[event] as HookHandler<E, never> | undefined;
       if (!hook) continue;
-      if (plugin.feature && !planHasFeature(payload.plan, plugin.feature)) continue;
+      // A payload may carry the organization's paid options, so option-gated plugins (aiOcr) get their hooks.
+      const options = (payload as { options?: readonly PaidOption[] }).options;
+      if (plugin.feature && !planHasFeature(payload.plan, plugin.feature, options)) continue;
       try {
         await hook(payload, ctx);
       } catch (error) {

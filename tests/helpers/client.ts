@@ -42,7 +42,9 @@ export class TestClient {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const text = await response.text();
-    const body = text ? JSON.parse(text) : undefined;
+    // JSON bodies are parsed; a file (text/csv ...) stays text.
+    const json = /json/.test(response.headers.get('content-type') ?? 'json');
+    const body = text && json ? JSON.parse(text) : text || undefined;
     this.check(operationId, response.status, response.headers.get('content-type'), body);
     return { status: response.status, body, headers: response.headers };
   }

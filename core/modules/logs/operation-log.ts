@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.ts';
 import type { RequestContext } from '../../http/context.ts';
+import { type ChainVerdict, chainHash, inIdBatches, lastHashLocked, verifyRows } from './hash-chain.ts';
 
 /** One event worth keeping: who did what to which target, in which organization. */
 export interface OperationLogEntry {
@@ -13,7 +13,8 @@ export interface OperationLogEntry {
   details?: Record<string, unknown>;
 }
 
-interface StoredRow {
+/** A row of operation_logs as knex returns it. */
+export interface StoredRow {
   id: number;
   organization_id: string | null;
   actor_user_id: string | null;
@@ -29,20 +30,9 @@ interface StoredRow {
   hash: string;
 }
 
-/** JSON with keys sorted at every level, so jsonb's reordering never changes a hash. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value instanceof Date ? value.toISOString() : value);
-}
-
-function rowHash(row: Omit<StoredRow, 'id' | 'hash'>): string {
-  const content = canonical({
+/** The hashed content of a row: every column but id, prev_hash and hash (the CSV export carries each of them). */
+export function operationLogHash(row: Omit<StoredRow, 'id' | 'hash'>): string {
+  return chainHash(row.prev_hash, {
     organizationId: row.organization_id,
     actorUserId: row.actor_user_id,
     action: row.action,
@@ -54,9 +44,6 @@ function rowHash(row: Omit<StoredRow, 'id' | 'hash'>): string {
     details: row.details,
     createdAt: row.created_at,
   });
-  return createHash('sha256')
-    .update(`${row.prev_hash ?? ''}\n${content}`)
-    .digest('hex');
 }
 
 /**
@@ -69,11 +56,7 @@ export class OperationLog {
   /** Appends one entry inside the caller's transaction (the chain is serialised per organization). */
   async append(trx: Knex.Transaction, req: RequestContext | null, entry: OperationLogEntry): Promise<void> {
     const organizationId = entry.organizationId ?? null;
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`operation_logs:${organizationId ?? 'system'}`]);
-    const last = await trx('operation_logs')
-      .where(organizationId ? { organization_id: organizationId } : { organization_id: null })
-      .orderBy('id', 'desc')
-      .first('hash');
+    const prevHash = await lastHashLocked(trx, 'operation_logs', organizationId);
     const row = {
       organization_id: organizationId,
       actor_user_id: entry.actorUserId ?? null,
@@ -86,9 +69,9 @@ export class OperationLog {
       details: entry.details ?? {},
       // Millisecond precision survives the round trip through timestamptz, so the hash can be recomputed.
       created_at: new Date(Math.floor(this.clock.now().getTime())),
-      prev_hash: (last?.hash as string | undefined) ?? null,
+      prev_hash: prevHash,
     };
-    await trx('operation_logs').insert({ ...row, details: JSON.stringify(row.details), hash: rowHash(row) });
+    await trx('operation_logs').insert({ ...row, details: JSON.stringify(row.details), hash: operationLogHash(row) });
   }
 
   /** Appends in a transaction of its own (events with no other write, such as a failed sign-in). */
@@ -98,14 +81,14 @@ export class OperationLog {
 
   /** Re-computes one chain; returns the id of the first row that does not match, or null when intact. */
   async verify(knex: Knex, organizationId: string | null): Promise<{ checked: number; firstBadId: number | null }> {
-    const rows = (await knex('operation_logs')
-      .where(organizationId ? { organization_id: organizationId } : { organization_id: null })
-      .orderBy('id', 'asc')) as StoredRow[];
-    let previous: string | null = null;
-    for (const [index, row] of rows.entries()) {
-      if (row.prev_hash !== previous || rowHash(row) !== row.hash) return { checked: index, firstBadId: row.id };
-      previous = row.hash;
-    }
-    return { checked: rows.length, firstBadId: null };
+    const verdict = await this.verifyChain(knex, organizationId);
+    return { checked: verdict.checked, firstBadId: verdict.firstBad?.id ?? null };
+  }
+
+  /** Re-computes one chain in id order, batch by batch; names the first bad row and why it is bad. */
+  verifyChain(knex: Knex, organizationId: string | null): Promise<ChainVerdict> {
+    const scope = () =>
+      knex('operation_logs').where(organizationId ? { organization_id: organizationId } : { organization_id: null });
+    return verifyRows(inIdBatches<StoredRow>(scope), operationLogHash);
   }
 }

@@ -5,6 +5,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { AppError, type FieldError, type Locale } from '../../http/errors.ts';
+import { createDefaultGroup } from '../groups/service.ts';
 import { isValidCorporateNumber } from '../organizations/corporate-number.ts';
 import { currentTerms } from '../terms/service.ts';
 
@@ -91,6 +92,8 @@ export async function signUp(deps: CoreDeps, input: SignUpInput, req: RequestCon
         })
         .returning('id');
       await trx('password_history').insert({ user_id: owner.id, password_hash: passwordHash, created_at: now });
+      // Every user belongs to a group: the first is named after the organization, the owner its group admin.
+      await createDefaultGroup(trx, organization.id, input.organizationName, owner.id);
       await trx('term_acceptances').insert({ user_id: owner.id, term_id: terms.id, accepted_at: now });
       await oplog.append(trx, req, {
         action: 'organization.signed_up',

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { composeMail, MAIL_KIND_DEFINITIONS, MAIL_KINDS } from './messages.ts';
+import { placeholdersIn } from './placeholders.ts';
+
+describe('mail messages', () => {
+  it('renders the built-in texts exactly as before templates existed, from the callers’ parameter names', () => {
+    const welcome = composeMail('welcome', 'ja', {
+      name: '山田 太郎',
+      organization: '株式会社テスト',
+      loginId: 'yamada',
+      link: 'https://keiyaku.example/login',
+    });
+    expect(welcome).toEqual({
+      subject: '【Keiyaku】ご登録ありがとうございます',
+      text: '山田 太郎 様\n\n株式会社テスト の登録が完了しました。ユーザーID「yamada」でログインしてください。\n\nhttps://keiyaku.example/login\n\n--\nKeiyaku 電子契約サービス\nこのメールは送信専用です。',
+    });
+    const changed = composeMail('password-changed', 'en', { name: 'Taro', at: '2026-11-21T00:00:00.000Z' });
+    expect(changed.text).toBe(
+      'Dear Taro,\n\nYour password was changed (2026-11-21T00:00:00.000Z).\nIf this was not you, contact your administrator at once.\n\n--\nKeiyaku electronic contracts\nThis address does not receive replies.',
+    );
+  });
+
+  it('inserts values as they are: a value holding braces is not expanded again, and no HTML escaping happens', () => {
+    const mail = composeMail(
+      'welcome',
+      'en',
+      { userName: '{{link}} <b>&', loginId: 'x', link: 'L' },
+      { subject: 'Hi {{ userName }}', body: '{{userName}}|{{link}}' },
+    );
+    expect(mail.subject).toBe('Hi {{link}} <b>&');
+    expect(mail.text.startsWith('{{link}} <b>&|L\n\n--\n')).toBe(true);
+  });
+
+  it('declares every placeholder its built-in texts use, required ones included, in both languages', () => {
+    for (const kind of MAIL_KINDS) {
+      const definition = MAIL_KIND_DEFINITIONS[kind];
+      for (const locale of ['ja', 'en'] as const) {
+        const { subject, body } = definition.defaults[locale];
+        for (const name of placeholdersIn(subject + body)) expect(definition.placeholders, kind).toContain(name);
+        for (const name of definition.required) expect(placeholdersIn(body), `${kind} ${locale}`).toContain(name);
+      }
+    }
+  });
+
+  it('lists the same mail kinds as the contract (MailKind and the path parameter of mail templates)', () => {
+    const contract = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
+    expect(contract.components.schemas.MailKind.enum).toEqual([...MAIL_KINDS]);
+    expect(contract.components.parameters.MailKindPath.schema.enum).toEqual([...MAIL_KINDS]);
+  });
+});

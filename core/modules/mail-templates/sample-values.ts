@@ -1,0 +1,17 @@
+import type { Locale } from '../../http/errors.ts';
+
+/** Values a preview fills placeholders with; `organizationName` is the caller's organization's real name. */
+export function sampleValues(locale: Locale, publicUrl: string, now: Date): Record<string, string> {
+  const ja = locale === 'ja';
+  const inOneWeek = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000);
+  return {
+    userName: ja ? '山田 太郎' : 'Taro Yamada',
+    loginId: 'yamada-taro',
+    loginIds: 'yamada-taro\nyamada-hanako',
+    link: `${publicUrl}/login`,
+    minutes: '30',
+    changedAt: now.toISOString(),
+    temporaryPassword: 'Tmp-4kq9x2Lm',
+    expiresAt: inOneWeek.toISOString(),
+  };
+}

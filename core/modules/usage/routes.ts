@@ -1,0 +1,46 @@
+import type { ApiRouter } from '../../contract/router.ts';
+import type { CoreDeps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { addMonths, monthsBetween, tokyoMonth, USAGE_METRICS, type UsageMetric } from './counters.ts';
+
+/** The longest range one request may ask for (five years), so a typo cannot ask for centuries of zeros. */
+export const MAX_USAGE_MONTHS = 60;
+
+type Counts = Record<UsageMetric, number>;
+const zeros = (): Counts => ({ documents: 0, signatures: 0, oneTimeUsers: 0, ocrPages: 0 });
+
+export function usageRoutes(api: ApiRouter, deps: CoreDeps): void {
+  const { knex, clock } = deps;
+
+  api.operation('getUsage', { permission: 'organization:manage' }, async ({ principal, query }) => {
+    const to = query.to ?? (query.from ? addMonths(query.from, 11) : tokyoMonth(clock.now()));
+    const from = query.from ?? addMonths(to, -11);
+    if (from > to) throw new AppError('USAGE_RANGE_INVALID', { pointer: '/from', params: { max: MAX_USAGE_MONTHS } });
+    const months = monthsBetween(from, to);
+    if (months.length > MAX_USAGE_MONTHS) {
+      throw new AppError('USAGE_RANGE_INVALID', { pointer: '/to', params: { max: MAX_USAGE_MONTHS } });
+    }
+    const rows = await knex('usage_counters')
+      .where({ organization_id: principal.organizationId })
+      .whereBetween('month', [from, to])
+      .select<{ month: string; metric: UsageMetric; count: string | number }[]>('month', 'metric', 'count');
+    const byMonth = new Map(months.map((month) => [month, zeros()]));
+    const totals = zeros();
+    for (const row of rows) {
+      const counts = byMonth.get(row.month);
+      if (!counts || !USAGE_METRICS.includes(row.metric)) continue;
+      counts[row.metric] += Number(row.count);
+      totals[row.metric] += Number(row.count);
+    }
+    return {
+      body: {
+        data: months.map((month) => ({
+          type: 'UsageMonth' as const,
+          id: month,
+          attributes: { month, ...byMonth.get(month)! },
+        })),
+        meta: { from, to, timeZone: 'Asia/Tokyo' as const, totals, plan: principal.plan },
+      },
+    };
+  });
+}

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../core/contract/document.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+import {
+  type AdminSession,
+  adminSession,
+  createGroup,
+  createUser,
+  NO_TASKS,
+  temporaryPasswordOf,
+} from '../helpers/org-admin.ts';
+
+// Cross-organization isolation: an administrator of organization A walks every operation that takes an id, using
+// the ids of organization B, and every list and download of the contract. Nothing of B may be read or changed.
+
+let app: TestApp;
+let a: AdminSession;
+let b: AdminSession;
+/** B's resources, by the path parameter that names them. */
+const foreign: Record<string, string> = {};
+/** Strings that only B's data contains: its ids, login IDs and names. */
+const markers: string[] = [];
+
+const lockOnly = (type: string) => ({ data: { type, attributes: { lockVersion: 0 } } });
+
+/**
+ * Every operation with an id in its path, called with B's ids. A new operation that takes an id must be added here
+ * (the first test fails until it is), so isolation is proven for it too.
+ */
+const FOREIGN_CALLS: Record<string, () => { params: Record<string, string>; body?: unknown }> = {
+  getUser: () => ({ params: { userId: foreign.userId! } }),
+  updateUser: () => ({
+    params: { userId: foreign.userId! },
+    body: { data: { type: 'User', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteUser: () => ({ params: { userId: foreign.userId! } }),
+  deactivateUser: () => ({ params: { userId: foreign.userId! }, body: lockOnly('User') }),
+  reactivateUser: () => ({ params: { userId: foreign.userId! }, body: lockOnly('User') }),
+  lockUser: () => ({ params: { userId: foreign.userId! }, body: lockOnly('User') }),
+  unlockUser: () => ({ params: { userId: foreign.userId! }, body: lockOnly('User') }),
+  unblockUserEmail: () => ({ params: { userId: foreign.userId! }, body: lockOnly('User') }),
+  resendUserInvitation: () => ({ params: { userId: foreign.userId! } }),
+  getGroup: () => ({ params: { groupId: foreign.groupId! } }),
+  updateGroup: () => ({
+    params: { groupId: foreign.groupId! },
+    body: { data: { type: 'Group', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteGroup: () => ({ params: { groupId: foreign.groupId! } }),
+  listGroupMembers: () => ({ params: { groupId: foreign.groupId! } }),
+  addGroupMember: () => ({
+    params: { groupId: foreign.groupId! },
+    body: { data: { type: 'GroupMember', attributes: { userId: a.ownerId } } },
+  }),
+  updateGroupMember: () => ({
+    params: { groupId: foreign.groupId!, userId: foreign.userId! },
+    body: { data: { type: 'GroupMember', attributes: { isGroupAdmin: true } } },
+  }),
+  removeGroupMember: () => ({ params: { groupId: foreign.groupId!, userId: foreign.userId! } }),
+  getRole: () => ({ params: { roleId: foreign.roleId! } }),
+  updateRole: () => ({
+    params: { roleId: foreign.roleId! },
+    body: { data: { type: 'Role', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteRole: () => ({ params: { roleId: foreign.roleId! } }),
+  getProperty: () => ({ params: { propertyId: foreign.propertyId! } }),
+  updateProperty: () => ({
+    params: { propertyId: foreign.propertyId! },
+    body: { data: { type: 'Property', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteProperty: () => ({ params: { propertyId: foreign.propertyId! } }),
+};
+
+/** Path parameters that are not ids of organization-owned rows (mail template kind and language). */
+const NOT_IDS = new Set(['kind', 'locale']);
+
+/** Required query parameters of lists and downloads. */
+function queryFor(operationId: string): Record<string, string> | undefined {
+  const today = new Date().toISOString().slice(0, 10);
+  if (/download/i.test(operationId)) return { from: today, to: today };
+  if (operationId === 'lookupCorporateNumber') return { number: '7000012050002' };
+  return undefined;
+}
+
+/** What B's admin sees of B's resources: compared before and after A's calls. */
+async function snapshotOfB() {
+  const token = b.token;
+  const read = async (operationId: string, params: Record<string, string>) => {
+    const response = await app.api.call(operationId as never, { token, params });
+    expect(response.status, operationId).toBe(200);
+    return response.body.data;
+  };
+  return {
+    user: await read('getUser', { userId: foreign.userId! }),
+    group: await read('getGroup', { groupId: foreign.groupId! }),
+    members: await read('listGroupMembers', { groupId: foreign.groupId! }),
+    role: await read('getRole', { roleId: foreign.roleId! }),
+    property: await read('getProperty', { propertyId: foreign.propertyId! }),
+    logRows: Number(
+      (
+        await app.service.deps
+          .knex('operation_logs')
+          .where({ organization_id: b.organizationId })
+          .count<{ n: number }[]>({ n: '*' })
+      )[0]!.n,
+    ),
+  };
+}
+
+beforeAll(async () => {
+  app = await startApp();
+  a = await adminSession(app, { organizationName: 'テナントA株式会社' });
+  b = await adminSession(app, { organizationName: 'テナントB株式会社' });
+  // Professional plan for both, so no call stops at a plan gate before reaching the data.
+  await app.service.deps
+    .knex('organizations')
+    .whereIn('id', [a.organizationId, b.organizationId])
+    .update({ plan: 'professional' });
+  foreign.groupId = await createGroup(app, b.token, 'B社の営業部', 'b-sales');
+  const bUser = await createUser(app, b.token, [foreign.groupId]);
+  foreign.userId = bUser.id;
+  // The invitation job updates the new user (temporary password); let it finish before B is snapshotted.
+  await temporaryPasswordOf(app, bUser.attributes.email);
+  const role = await app.api.call('createRole', {
+    token: b.token,
+    body: { data: { type: 'Role', attributes: { name: 'B社の承認者', taskPermissions: NO_TASKS } } },
+  });
+  expect(role.status).toBe(201);
+  foreign.roleId = role.body.data.id;
+  const property = await app.api.call('createProperty', {
+    token: b.token,
+    body: { data: { type: 'Property', attributes: { name: 'B社の取引先', inputType: 20, scope: 10 } } },
+  });
+  expect(property.status).toBe(201);
+  foreign.propertyId = property.body.data.id;
+  const user = await app.api.call('getUser', { token: b.token, params: { userId: foreign.userId } });
+  markers.push(
+    ...Object.values(foreign),
+    b.organizationId,
+    b.ownerId,
+    b.loginId,
+    user.body.data.attributes.loginId,
+    'テナントB株式会社',
+    'B社の営業部',
+    'B社の承認者',
+    'B社の取引先',
+  );
+});
+afterAll(() => app?.close());
+
+describe('cross-organization isolation', () => {
+  it('every operation with an id in its path is in the walk', () => {
+    const withIds = [...loadContract().operations.values()]
+      .filter((op) => op.authenticated && op.parameters.some((p) => p.in === 'path' && !NOT_IDS.has(p.name)))
+      .map((op) => op.operationId)
+      .sort();
+    expect(withIds.filter((id) => !(id in FOREIGN_CALLS))).toEqual([]);
+    expect(Object.keys(FOREIGN_CALLS).sort()).toEqual(withIds);
+  });
+
+  it('no operation reads or changes another organization’s resource by its id: 404 NOT_FOUND, B unchanged', async () => {
+    const before = await snapshotOfB();
+    for (const [operationId, call] of Object.entries(FOREIGN_CALLS)) {
+      const response = await app.api.call(operationId as never, { token: a.token, ...call() });
+      expect([response.status, response.body?.errors?.[0]?.code], operationId).toEqual([404, 'NOT_FOUND']);
+      expect(JSON.stringify(response.body), operationId).not.toContain('B社');
+    }
+    expect(await snapshotOfB()).toEqual(before);
+  });
+
+  it('ids of another organization in a request body are refused and attach nothing', async () => {
+    const before = await snapshotOfB();
+    const refused = [
+      await app.api.call('createUser', {
+        token: a.token,
+        body: {
+          data: {
+            type: 'User',
+            attributes: {
+              loginId: 'tenant-probe-1',
+              name: '越境',
+              email: 'probe1@example.com',
+              groupIds: [foreign.groupId],
+            },
+          },
+        },
+      }),
+      await app.api.call('createUser', {
+        token: a.token,
+        body: {
+          data: {
+            type: 'User',
+            attributes: {
+              loginId: 'tenant-probe-2',
+              name: '越境',
+              email: 'probe2@example.com',
+              groupIds: [a.defaultGroupId],
+              roleIds: [foreign.roleId],
+            },
+          },
+        },
+      }),
+      await app.api.call('addGroupMember', {
+        token: a.token,
+        params: { groupId: a.defaultGroupId },
+        body: { data: { type: 'GroupMember', attributes: { userId: foreign.userId } } },
+      }),
+    ];
+    for (const response of refused) {
+      expect(response.status).toBeGreaterThanOrEqual(404);
+      expect(response.status).toBeLessThan(500);
+      expect(JSON.stringify(response.body)).not.toContain('B社');
+    }
+    const knex = app.service.deps.knex;
+    expect(await knex('users').whereIn('login_id', ['tenant-probe-1', 'tenant-probe-2']).first()).toBeUndefined();
+    const members = await app.api.call('listGroupMembers', { token: a.token, params: { groupId: a.defaultGroupId } });
+    expect(JSON.stringify(members.body)).not.toContain(foreign.userId);
+    expect(await snapshotOfB()).toEqual(before);
+  });
+
+  it('no list or download shows another organization’s data', async () => {
+    const lists = [...loadContract().operations.values()].filter(
+      (op) => op.method.toLowerCase() === 'get' && op.authenticated && !op.parameters.some((p) => p.in === 'path'),
+    );
+    expect(lists.length).toBeGreaterThan(10);
+    for (const op of lists) {
+      const response = await app.api.call(op.operationId as never, { token: a.token, query: queryFor(op.operationId) });
+      expect(response.status, op.operationId).toBeLessThan(300);
+      const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+      for (const marker of markers) expect(text, `${op.operationId} shows ${marker}`).not.toContain(marker);
+    }
+    // The same lists read by B's admin do show B's data, so the markers are really there to be leaked.
+    for (const operationId of ['listUsers', 'listGroups', 'listRoles', 'listProperties'] as const) {
+      const own = await app.api.call(operationId, { token: b.token });
+      expect(
+        markers.some((marker) => JSON.stringify(own.body).includes(marker)),
+        operationId,
+      ).toBe(true);
+    }
+  });
+});
