@@ -16,6 +16,9 @@ export interface CliCommand {
   /** The first word (`mail`, `log`, `users`); commands of one group share it. */
   group: string;
   groupDescription: string;
-  /** Adds the command (its options and action) to its group. */
+  /**
+   * Adds the command (its options and action) to its group. A command of one word (`keiyaku login`) adds its
+   * options and action to the group command itself.
+   */
   register(group: Command, output: CliOutput): void;
 }
