@@ -124,10 +124,71 @@ const settingsIndex = createRoute({
 });
 
 /** The screen of each settings section, one lazy line each; a section not listed yet shows its frame. */
-const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {};
+const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
+  properties: lazyRouteComponent(() => import('./features/properties/pages/properties-page.tsx'), 'PropertiesPage'),
+  'mail-templates': lazyRouteComponent(
+    () => import('./features/mail-templates/pages/mail-templates-page.tsx'),
+    'MailTemplatesPage',
+  ),
+  usage: lazyRouteComponent(() => import('./features/usage/pages/usage-page.tsx'), 'UsagePage'),
+  batch: lazyRouteComponent(() => import('./features/batch/pages/batch-page.tsx'), 'BatchPage'),
+  logs: lazyRouteComponent(() => import('./features/logs/pages/logs-page.tsx'), 'LogsPage'),
+  users: lazyRouteComponent(() => import('./features/users/pages/users-page.tsx'), 'UsersPage'),
+  groups: lazyRouteComponent(() => import('./features/groups/pages/groups-page.tsx'), 'GroupsPage'),
+  roles: lazyRouteComponent(() => import('./features/roles/pages/roles-page.tsx'), 'RolesPage'),
+  organization: lazyRouteComponent(
+    () => import('./features/organization/pages/organization-page.tsx'),
+    'OrganizationPage',
+  ),
+  'password-policy': lazyRouteComponent(
+    () => import('./features/organization/pages/password-policy-page.tsx'),
+    'PasswordPolicyPage',
+  ),
+  'ip-restrictions': lazyRouteComponent(
+    () => import('./features/organization/pages/ip-restrictions-page.tsx'),
+    'IpRestrictionsPage',
+  ),
+};
 
 /** Settings screens below a section (details, imports), each a lazy route of its own. */
-const settingsSubRoutes: AnyRoute[] = [];
+const settingsSubRoutes: AnyRoute[] = [
+  createRoute({
+    getParentRoute: () => settings,
+    path: 'properties/$propertyId',
+    component: lazyRouteComponent(
+      () => import('./features/properties/pages/property-detail-page.tsx'),
+      'PropertyDetailPage',
+    ),
+    errorComponent: routeError,
+  }),
+  createRoute({
+    getParentRoute: () => settings,
+    path: 'mail-templates/$kind/$locale',
+    component: lazyRouteComponent(
+      () => import('./features/mail-templates/pages/mail-template-page.tsx'),
+      'MailTemplatePage',
+    ),
+    errorComponent: routeError,
+  }),
+  createRoute({
+    getParentRoute: () => settings,
+    path: 'users/new',
+    component: lazyRouteComponent(() => import('./features/users/pages/user-new-page.tsx'), 'UserNewPage'),
+    errorComponent: routeError,
+  }),
+  createRoute({
+    getParentRoute: () => settings,
+    path: 'users/$userId',
+    component: lazyRouteComponent(() => import('./features/users/pages/user-detail-page.tsx'), 'UserDetailPage'),
+    errorComponent: routeError,
+  }),
+  createRoute({
+    getParentRoute: () => settings,
+    path: 'groups/$groupId',
+    component: lazyRouteComponent(() => import('./features/groups/pages/group-detail-page.tsx'), 'GroupDetailPage'),
+    errorComponent: routeError,
+  }),
+];
 
 const settingsSections = [
   settingsIndex,

@@ -1,0 +1,133 @@
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/errors.ts';
+import { ListState, Pager, SearchBox, SortHeader, TableScroll, useListParams } from '../../../components/data-list.tsx';
+import { registerCatalogue } from '../../../i18n/lazy.ts';
+import { type LocaleFilter, type MailTemplateSort, useMailTemplates } from '../api/list-mail-templates.ts';
+import en from '../i18n/en.json';
+import ja from '../i18n/ja.json';
+
+registerCatalogue('mailTemplates', { ja, en });
+
+/** Every mail the service sends, per language, and whether the organization changed it (administrators). */
+export function MailTemplatesPage() {
+  const { t, i18n } = useTranslation(['mailTemplates', 'common']);
+  const list = useListParams<MailTemplateSort>('kind');
+  const [locale, setLocale] = useState<LocaleFilter>('');
+  const templates = useMailTemplates({ ...list.params, locale });
+  const date = new Intl.DateTimeFormat(i18n.language, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Asia/Tokyo',
+  });
+
+  useEffect(() => {
+    document.title = `${t('title')} | ${t('common:appName')}`;
+  }, [t]);
+
+  if (templates.error instanceof ApiError && templates.error.code === 'IP_RESTRICTED') throw templates.error;
+  const forbidden = templates.error instanceof ApiError && templates.error.code === 'FORBIDDEN';
+  const rows = templates.data?.data ?? [];
+  const sortable = (field: MailTemplateSort, label: string) => (
+    <SortHeader
+      field={field}
+      label={label}
+      sort={list.params.sort}
+      onSort={(s) => list.setSort(s as MailTemplateSort)}
+    />
+  );
+
+  return (
+    <section aria-labelledby="mail-templates-title" className="admin-screen">
+      <div className="screen-header">
+        <h1 id="mail-templates-title">{t('title')}</h1>
+      </div>
+      <p className="muted">{t('intro')}</p>
+      {forbidden ? (
+        <p className="notice" role="status">
+          {t('list.forbidden')}
+        </p>
+      ) : (
+        <>
+          <div className="mail-templates-filters">
+            <SearchBox
+              id="mail-templates-search"
+              label={t('list.search')}
+              value={list.params.q}
+              onSearch={list.setSearch}
+            />
+            <div className="field">
+              <label htmlFor="mail-templates-locale">{t('list.locale')}</label>
+              <select
+                id="mail-templates-locale"
+                value={locale}
+                onChange={(event) => {
+                  setLocale(event.target.value as LocaleFilter);
+                  list.setPage(1);
+                }}
+              >
+                <option value="">{t('list.allLocales')}</option>
+                <option value="ja">{t('locales.ja')}</option>
+                <option value="en">{t('locales.en')}</option>
+              </select>
+            </div>
+          </div>
+          <ListState
+            pending={templates.isPending}
+            error={templates.error}
+            empty={templates.isSuccess && rows.length === 0}
+            emptyText={t('list.empty')}
+            searching={list.params.q !== '' || locale !== ''}
+            onRetry={() => void templates.refetch()}
+          />
+          {rows.length > 0 && (
+            <TableScroll label={t('list.tableLabel')}>
+              <table className="data-table" aria-busy={templates.isFetching}>
+                <thead>
+                  <tr>
+                    {sortable('name', t('list.columns.name'))}
+                    <th scope="col">{t('list.columns.locale')}</th>
+                    <th scope="col">{t('list.columns.summary')}</th>
+                    <th scope="col">{t('list.columns.status')}</th>
+                    {sortable('updatedAt', t('list.columns.updatedAt'))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map(({ id, attributes }) => (
+                    <tr key={id}>
+                      <td>
+                        <Link
+                          to="/organizations/settings/mail-templates/$kind/$locale"
+                          params={{ kind: attributes.kind, locale: attributes.locale }}
+                        >
+                          {attributes.name}
+                        </Link>
+                      </td>
+                      <td>{t(`locales.${attributes.locale}`)}</td>
+                      <td className="cell-wrap">{attributes.summary}</td>
+                      <td>
+                        <span className={attributes.customised ? 'template-status is-customised' : 'template-status'}>
+                          {attributes.customised ? t('list.customised') : t('list.builtIn')}
+                        </span>
+                      </td>
+                      <td>{attributes.updatedAt ? date.format(new Date(attributes.updatedAt)) : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          )}
+          <Pager
+            idPrefix="mail-templates"
+            page={list.params.page}
+            size={list.params.size}
+            total={templates.data?.meta.total ?? 0}
+            onPage={list.setPage}
+            onSize={list.setSize}
+          />
+        </>
+      )}
+    </section>
+  );
+}
