@@ -13,6 +13,9 @@ export interface QueuePolicy {
   retryBackoff: boolean;
 }
 
+/** Jobs one worker takes per fetch; each is still handled, and fails or completes, on its own. */
+const JOBS_PER_FETCH = 20;
+
 const DEFAULT_POLICY: QueuePolicy = { retryLimit: 10, retryDelaySeconds: 15, retryBackoff: true };
 
 /** pg-boss's executor over knex: the pool, or the caller's transaction so a job commits with its data. */
@@ -71,15 +74,21 @@ export class JobQueue {
     for (const [name, { handler }] of this.handlers) {
       await this.boss.work(
         name,
-        { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: 1, includeMetadata: true },
+        {
+          pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2,
+          batchSize: JOBS_PER_FETCH,
+          includeMetadata: true,
+        },
         async (jobs) => {
+          // Each job succeeds or fails on its own: a failed one is marked (and retried) here, and pg-boss then
+          // completes only the jobs still active. One fetch per polling interval, so a burst of invitations
+          // after a 10,000-row import is worked off JOBS_PER_FETCH at a time, not one every two seconds.
           for (const job of jobs) {
-            const log = this.logger.child({ job: name, jobId: job.id });
             try {
               await handler({ id: job.id, data: job.data as never, retryCount: job.retryCount });
             } catch (error) {
-              log.warn({ err: error }, 'job failed; it will be retried');
-              throw error;
+              this.logger.child({ job: name, jobId: job.id }).warn({ err: error }, 'job failed; it will be retried');
+              await this.boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
             }
           }
         },
