@@ -129,7 +129,8 @@ export class ApiRouter {
         if (options.feature && !planHasFeature(principal.plan, options.feature, principal.options)) {
           throw new AppError('PLAN_FEATURE_UNAVAILABLE');
         }
-        if (options.permission && !hasPermission(principal, options.permission)) throw new AppError('FORBIDDEN');
+        if (options.permission && !hasPermission(principal, options.permission))
+          throw new AppError('FUNCTION_NOT_PERMITTED');
       }
       const input = {
         params: this.validParameters(op, 'path', ctx.params),

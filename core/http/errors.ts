@@ -133,6 +133,11 @@ export const ERROR_CATALOGUE = {
     en: 'The link is invalid or has expired.',
   },
   FORBIDDEN: { status: 403, ja: 'アクセスする権限がありません。', en: "You don't have permission to access." },
+  FUNCTION_NOT_PERMITTED: {
+    status: 403,
+    ja: 'この機能を利用する権限がありません。',
+    en: 'You do not have permission to use this function.',
+  },
   IP_RESTRICTED: {
     status: 403,
     ja: 'ご利用のIPアドレスからはアクセスできません。',

@@ -320,7 +320,7 @@ describe('mail plugin without SMTP_URL', () => {
     expect(ofB.body.data.map((d: { attributes: { to: string } }) => d.attributes.to)).toEqual([b.email]);
   });
 
-  it('refuses the list to a signed-out caller (401) and to a user who is not an admin (403 FORBIDDEN)', async () => {
+  it('refuses the list to a signed-out caller (401) and to a user who is not an admin (403 FUNCTION_NOT_PERMITTED)', async () => {
     expect((await app.api.call('listMailDeliveries')).status).toBe(401);
     const org = await signUpOrganization(app);
     const token = (await signIn(app, org.loginId)).authorizationToken;
@@ -328,7 +328,7 @@ describe('mail plugin without SMTP_URL', () => {
     await app.service.deps.knex('users').where({ id: org.ownerId }).update({ is_admin: false });
     const response = await app.api.call('listMailDeliveries', { token });
     expect(response.status).toBe(403);
-    expect(response.body.errors[0].code).toBe('FORBIDDEN');
+    expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
   });
 });
 

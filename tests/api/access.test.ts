@@ -62,13 +62,13 @@ describe('plan features', () => {
 });
 
 describe('permissions', () => {
-  it('refuses an administrator-only operation to a member with 403 FORBIDDEN', async () => {
+  it('refuses an administrator-only operation to a member with 403 FUNCTION_NOT_PERMITTED', async () => {
     const org = await standardOrganization();
     const token = await addMember(org.organizationId);
     const response = await app.api.call('listIpRestrictions', { token });
     expect(response.status).toBe(403);
-    expect(response.body.errors[0].code).toBe('FORBIDDEN');
-    expect(response.body.errors[0].meta.messages.en).toBe("You don't have permission to access.");
+    expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
+    expect(response.body.errors[0].meta.messages.en).toBe('You do not have permission to use this function.');
   });
 });
 

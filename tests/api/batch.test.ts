@@ -69,12 +69,12 @@ const logsOf = (organizationId: string, action: string) =>
 
 // First: the member's invitation must not queue behind the invitations of the imports below.
 describe('permission', () => {
-  it('only organization administrators may import or export (403 FORBIDDEN)', async () => {
+  it('only organization administrators may import or export (403 FUNCTION_NOT_PERMITTED)', async () => {
     const admin = await adminSession(app);
     const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
     const imported = await importCsv(member.token, 'users', csv(HEADER, userLine(uniqueLoginId('no'), 'x')));
     expect(imported.status).toBe(403);
-    expect(imported.body.errors[0].code).toBe('FORBIDDEN');
+    expect(imported.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     for (const target of ['users', 'groups'] as const) {
       const exported = await exportCsv(member.token, target);
       expect(exported.status).toBe(403);

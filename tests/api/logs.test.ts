@@ -100,7 +100,7 @@ describe('log downloads', () => {
     expect(refused.body.errors[0].source.pointer).toBe('/from');
   });
 
-  it('requires the logs:download permission: a member gets 403 FORBIDDEN from every log operation', async () => {
+  it('requires the logs:download permission: a member gets 403 FUNCTION_NOT_PERMITTED from every log operation', async () => {
     const org = await admin();
     const loginId = uniqueLoginId('member');
     await knex()('users').insert({
@@ -116,7 +116,7 @@ describe('log downloads', () => {
     for (const operationId of ['downloadOperationLogs', 'downloadSignRecords'] as const) {
       const response = await app.api.call(operationId, { token, query: range });
       expect(response.status).toBe(403);
-      expect(response.body.errors[0].code).toBe('FORBIDDEN');
+      expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     }
     for (const operationId of ['verifyOperationLogs', 'verifySignRecords'] as const) {
       expect((await app.api.call(operationId, { token })).status).toBe(403);

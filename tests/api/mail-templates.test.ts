@@ -255,7 +255,7 @@ describe('mail templates', () => {
     expect(await app.service.deps.knex('mail_templates').where({ organization_id: org.organizationId })).toEqual([]);
   });
 
-  it('refuses every mail template operation to a user who is not an administrator with 403 FORBIDDEN', async () => {
+  it('refuses every mail template operation to a user who is not an administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
     const org = await admin();
     const token = await memberToken(org.organizationId);
     const draft = { data: { type: 'MailTemplatePreview', attributes: { subject: 's', body: '{{link}}' } } };
@@ -268,7 +268,7 @@ describe('mail templates', () => {
     ];
     for (const response of calls) {
       expect(response.status).toBe(403);
-      expect(response.body.errors[0].code).toBe('FORBIDDEN');
+      expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     }
     expect(await app.service.deps.knex('mail_templates').where({ organization_id: org.organizationId })).toEqual([]);
   });

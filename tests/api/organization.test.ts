@@ -121,12 +121,12 @@ describe('organization information', () => {
     expect(log.details.changes.corporate_number).toEqual({ from: null, to: THIRD_NUMBER });
   });
 
-  it('lets every member read the organization but refuses updates to a non-administrator with 403 FORBIDDEN', async () => {
+  it('lets every member read the organization but refuses updates to a non-administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
     const org = await owner();
     const member = await addUser(org.organizationId);
     const response = await update(member, { name: '乗っ取り', lockVersion: 0 });
     expect(response.status).toBe(403);
-    expect(response.body.errors[0].code).toBe('FORBIDDEN');
+    expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     const view = await app.api.call('getOrganization', { token: member });
     expect(view.status).toBe(200);
     expect(view.body.data.attributes.owner.isCaller).toBe(false);
@@ -190,12 +190,12 @@ describe('organization information', () => {
 });
 
 describe('plan and paid options', () => {
-  it('lets only the owner change the plan: another administrator gets 403 FORBIDDEN', async () => {
+  it('lets only the owner change the plan: another administrator gets 403 FUNCTION_NOT_PERMITTED', async () => {
     const org = await owner();
     const admin = await addUser(org.organizationId, { is_admin: true });
     const response = await changePlan(admin, 'standard', [], 0);
     expect(response.status).toBe(403);
-    expect(response.body.errors[0].code).toBe('FORBIDDEN');
+    expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     const view = await app.api.call('getOrganization', { token: admin });
     expect(view.body.data.attributes.owner).toMatchObject({ id: org.ownerId, isCaller: false });
     expect(view.body.data.attributes.plan).toBe('free');

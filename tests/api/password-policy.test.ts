@@ -70,12 +70,12 @@ describe('password policy API', () => {
     });
   });
 
-  it('refuses the policy to a user who is not an administrator with 403 FORBIDDEN', async () => {
+  it('refuses the policy to a user who is not an administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
     const org = await owner();
     const loginId = await addUser(org.organizationId);
     const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
     const token = response.body.data.attributes.authorizationToken;
-    expect((await getPolicy(token)).body.errors[0].code).toBe('FORBIDDEN');
+    expect((await getPolicy(token)).body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     const refused = await updatePolicy(token, { minLength: 20, lockVersion: 0 });
     expect(refused.status).toBe(403);
     expect((await getPolicy(org.token)).body.data.attributes.minLength).toBe(8);

@@ -112,7 +112,7 @@ describe('custom property definitions', () => {
     expect(await knex()('custom_properties').where({ organization_id: org.organizationId })).toHaveLength(0);
   });
 
-  it('lets members read definitions but only administrators change them (403 FORBIDDEN)', async () => {
+  it('lets members read definitions but only administrators change them (403 FUNCTION_NOT_PERMITTED)', async () => {
     const org = await admin();
     const property = await created(org.token, { name: '備考' });
     const member = await memberOf(org.organizationId);
@@ -125,7 +125,11 @@ describe('custom property definitions', () => {
       await update(member, property.id, { name: 'z', lockVersion: 0 }),
       await app.api.call('deleteProperty', { token: member, params: { propertyId: property.id } }),
     ];
-    expect(refused.map((r) => r.body.errors[0].code)).toEqual(['FORBIDDEN', 'FORBIDDEN', 'FORBIDDEN']);
+    expect(refused.map((r) => r.body.errors[0].code)).toEqual([
+      'FUNCTION_NOT_PERMITTED',
+      'FUNCTION_NOT_PERMITTED',
+      'FUNCTION_NOT_PERMITTED',
+    ]);
     expect((await knex()('custom_properties').where({ id: property.id }).first()).name).toBe('備考');
   });
 

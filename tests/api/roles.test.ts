@@ -115,7 +115,7 @@ describe('roles', () => {
       body: roleBody({ name: 'x', taskPermissions: NO_TASKS }),
     });
     expect(create.status).toBe(403);
-    expect(create.body.errors[0].code).toBe('FORBIDDEN');
+    expect(create.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     expect((await app.api.call('deleteRole', { token: member.token, params: { roleId: role.id } })).status).toBe(403);
     expect((await app.api.call('listRoles', { token: member.token })).body.data).toHaveLength(1);
   });

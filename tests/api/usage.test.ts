@@ -101,7 +101,7 @@ describe('usage details', () => {
     expect(malformed.body.errors[0]).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
-  it('refuses usage details to a user who is not an administrator with 403 FORBIDDEN', async () => {
+  it('refuses usage details to a user who is not an administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
     const org = await admin();
     const loginId = uniqueLoginId('member');
     await app.service.deps.knex('users').insert({
@@ -114,7 +114,7 @@ describe('usage details', () => {
     const signedIn = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
     const response = await usage(signedIn.body.data.attributes.authorizationToken);
     expect(response.status).toBe(403);
-    expect(response.body.errors[0].code).toBe('FORBIDDEN');
+    expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
   });
 
   it("never counts or shows another organization's usage", async () => {

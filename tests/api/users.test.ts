@@ -420,7 +420,7 @@ describe('access', () => {
     expect(create.status).toBe(403);
     const denied = await app.api.call('listUsers', { token: plain.token });
     expect(denied.status).toBe(403);
-    expect(denied.body.errors[0].code).toBe('FORBIDDEN');
+    expect(denied.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
   });
 
   it('answers 404 for every user operation with an id of another organization and changes nothing', async () => {

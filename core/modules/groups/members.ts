@@ -13,7 +13,8 @@ const at = (field: string) => `/data/attributes/${field}`;
 /** Organization admins manage every group's members; a group admin manages their own group's. */
 async function assertManagesMembers(trx: Knex, actor: Actor, groupId: string) {
   await lockedRow(trx as Knex.Transaction, 'groups', { id: groupId, organization_id: actor.organizationId });
-  if (!actor.isAdmin && !(await administersGroup(trx, actor.userId, groupId))) throw new AppError('FORBIDDEN');
+  if (!actor.isAdmin && !(await administersGroup(trx, actor.userId, groupId)))
+    throw new AppError('FUNCTION_NOT_PERMITTED');
 }
 
 export async function addGroupMember(
@@ -25,7 +26,7 @@ export async function addGroupMember(
   isGroupAdmin = false,
 ) {
   await assertManagesMembers(trx, actor, groupId);
-  if (isGroupAdmin && !actor.isAdmin) throw new AppError('FORBIDDEN');
+  if (isGroupAdmin && !actor.isAdmin) throw new AppError('FUNCTION_NOT_PERMITTED');
   const user = await trx('users')
     .where({ id: userId, organization_id: actor.organizationId })
     .whereNot({ status: 'deleted' })
@@ -57,7 +58,7 @@ export async function setGroupAdmin(
   userId: string,
   isGroupAdmin: boolean,
 ) {
-  if (!actor.isAdmin) throw new AppError('FORBIDDEN');
+  if (!actor.isAdmin) throw new AppError('FUNCTION_NOT_PERMITTED');
   await lockedRow(trx, 'groups', { id: groupId, organization_id: actor.organizationId });
   const member = await memberOf(trx, groupId, userId);
   if (member.is_group_admin === isGroupAdmin) return;

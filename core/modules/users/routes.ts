@@ -26,7 +26,7 @@ export function actorOf(principal: Principal, req: RequestContext): Actor {
 /** Organization admins and group admins may read the user and group directory; nobody else. */
 export async function assertDirectoryReader(deps: CoreDeps, principal: Principal): Promise<void> {
   if (principal.isAdmin) return;
-  if (!(await administersGroup(deps.knex, principal.userId))) throw new AppError('FORBIDDEN');
+  if (!(await administersGroup(deps.knex, principal.userId))) throw new AppError('FUNCTION_NOT_PERMITTED');
 }
 
 const refs = (ids: string[] | undefined) => ids?.map((id) => ({ id }));

@@ -94,6 +94,7 @@ describe('catalogues', () => {
     const en = resources.en.errors as Record<string, string>;
     expect(en.FORBIDDEN).toBe("You don't have permission to access.");
     expect(en.IP_RESTRICTED).toBe('You cannot access from your IP address.');
+    expect(en.FUNCTION_NOT_PERMITTED).toBe('You do not have permission to use this function.');
     expect(en.UPDATED_BY_ANOTHER_USER).toBe('Updated by another user. Please reload.');
     expect(en.PLAN_FEATURE_UNAVAILABLE).toBe('The feature is not available for free plan.');
   });

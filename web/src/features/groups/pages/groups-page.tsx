@@ -30,7 +30,7 @@ export function GroupsPage() {
     document.title = `${t('title')} | ${t('common:appName')}`;
   }, [t]);
 
-  const forbidden = groups.error instanceof ApiError && groups.error.code === 'FORBIDDEN';
+  const forbidden = groups.error instanceof ApiError && groups.error.code === 'FUNCTION_NOT_PERMITTED';
   const rows = groups.data?.data ?? [];
   const meta = groups.data?.meta;
   const sortable = (field: GroupSort, label: string) => (

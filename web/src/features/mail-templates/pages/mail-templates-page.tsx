@@ -27,7 +27,7 @@ export function MailTemplatesPage() {
   }, [t]);
 
   if (templates.error instanceof ApiError && templates.error.code === 'IP_RESTRICTED') throw templates.error;
-  const forbidden = templates.error instanceof ApiError && templates.error.code === 'FORBIDDEN';
+  const forbidden = templates.error instanceof ApiError && templates.error.code === 'FUNCTION_NOT_PERMITTED';
   const rows = templates.data?.data ?? [];
   const sortable = (field: MailTemplateSort, label: string) => (
     <SortHeader

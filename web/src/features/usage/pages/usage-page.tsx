@@ -36,7 +36,7 @@ export function UsagePage() {
   }, [meta, range.from, range.to]);
 
   if (usage.error instanceof ApiError && usage.error.code === 'IP_RESTRICTED') throw usage.error;
-  const forbidden = usage.error instanceof ApiError && usage.error.code === 'FORBIDDEN';
+  const forbidden = usage.error instanceof ApiError && usage.error.code === 'FUNCTION_NOT_PERMITTED';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -28,7 +28,7 @@ export function UsersPage() {
     document.title = `${t('title')} | ${t('common:appName')}`;
   }, [t]);
 
-  const forbidden = users.error instanceof ApiError && users.error.code === 'FORBIDDEN';
+  const forbidden = users.error instanceof ApiError && users.error.code === 'FUNCTION_NOT_PERMITTED';
   const rows = users.data?.data ?? [];
   const sortable = (field: UserSort, label: string) => (
     <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as UserSort)} />
