@@ -19,13 +19,11 @@ import type { Knex } from 'knex';
 import { PLAN_LIMITS } from '../../access/plans.ts';
 import { lockedRow, updateWithLock } from '../../db/lock.ts';
 import type { CoreDeps } from '../../deps.ts';
-import type { Plan } from '../../http/context.ts';
-import { AppError, type FieldError } from '../../http/errors.ts';
-import type { Actor, Ref } from '../users/service.ts';
+import { AppError } from '../../http/errors.ts';
+import { assertBelowPlanLimit, assertNamedRow, type Ref, resolveRefs } from '../../db/named-rows.ts';
+import type { Actor } from '../users/service.ts';
 import { UNIQUE_GROUP, uniquely } from '../users/validation.ts';
 import { groupUsages } from './usages.ts';
-
-const at = (field: string) => `/data/attributes/${field}`;
 
 export interface GroupInput {
   name: string;
@@ -37,75 +35,9 @@ export async function resolveGroupRefs(trx: Knex, organizationId: string, refs: 
   return resolveRefs(trx, 'groups', organizationId, refs, pointer);
 }
 
-/** Shared by groups and roles: look every reference up in one query per kind. */
-export async function resolveRefs(
-  trx: Knex,
-  table: 'groups' | 'roles',
-  organizationId: string,
-  refs: Ref[],
-  pointer: string,
-) {
-  const ids: string[] = [];
-  const problems: FieldError[] = [];
-  const rows: { id: string; name: string; system_link_id: string | null }[] = refs.length
-    ? await trx(table)
-        .where({ organization_id: organizationId })
-        .where((q) => {
-          for (const ref of refs) {
-            if ('id' in ref) {
-              if (/^[0-9a-f-]{36}$/i.test(ref.id)) q.orWhere('id', ref.id);
-            } else if ('name' in ref) q.orWhere('name', ref.name);
-            else q.orWhere('system_link_id', ref.systemLinkId);
-          }
-        })
-        .select('id', 'name', 'system_link_id')
-    : [];
-  refs.forEach((ref, index) => {
-    const row = rows.find((r) =>
-      'id' in ref ? r.id === ref.id : 'name' in ref ? r.name === ref.name : r.system_link_id === ref.systemLinkId,
-    );
-    if (!row) problems.push({ code: 'REFERENCE_NOT_FOUND', pointer: `${pointer}/${index}` });
-    else if (!ids.includes(row.id)) ids.push(row.id);
-  });
-  return { ids, problems };
-}
-
-async function assertUnique(trx: Knex, organizationId: string, input: Partial<GroupInput>, exceptId?: string) {
-  const problems: FieldError[] = [];
-  const others = () => {
-    const q = trx('groups').where({ organization_id: organizationId });
-    if (exceptId) q.whereNot({ id: exceptId });
-    return q;
-  };
-  if (input.name !== undefined && (await others().where({ name: input.name }).first('id'))) {
-    problems.push({ code: 'GROUP_NAME_TAKEN', pointer: at('name') });
-  }
-  if (input.systemLinkId && (await others().where({ system_link_id: input.systemLinkId }).first('id'))) {
-    problems.push({ code: 'SYSTEM_LINK_ID_TAKEN', pointer: at('systemLinkId') });
-  }
-  if (problems.length > 0) throw AppError.invalid(problems);
-}
-
-function groupFieldViolations(input: Partial<GroupInput>): FieldError[] {
-  const problems: FieldError[] = [];
-  if (input.name !== undefined && (input.name.trim() === '' || [...input.name].length > 100)) {
-    problems.push({ code: 'VALIDATION_FAILED', pointer: at('name') });
-  }
-  if (input.systemLinkId && input.systemLinkId.length > 100) {
-    problems.push({ code: 'VALIDATION_FAILED', pointer: at('systemLinkId') });
-  }
-  return problems;
-}
-
 export async function createGroup(deps: CoreDeps, trx: Knex.Transaction, actor: Actor, input: GroupInput) {
-  const problems = groupFieldViolations(input);
-  if (problems.length > 0) throw AppError.invalid(problems);
-  // The organization row serialises creations, so two requests cannot both take the last free slot.
-  const organization = await trx('organizations').where({ id: actor.organizationId }).forUpdate().first('plan');
-  const max = PLAN_LIMITS[organization.plan as Plan].groups;
-  const counted = await trx('groups').where({ organization_id: actor.organizationId }).count({ count: '*' });
-  if (Number(counted[0]?.count ?? 0) >= max) throw new AppError('GROUP_LIMIT', { params: { max } });
-  await assertUnique(trx, actor.organizationId, input);
+  await assertBelowPlanLimit(trx, 'groups', actor.organizationId, (plan) => PLAN_LIMITS[plan].groups, 'GROUP_LIMIT');
+  await assertNamedRow(trx, 'groups', actor.organizationId, input, 'GROUP_NAME_TAKEN');
   const now = deps.clock.now();
   const [group] = await uniquely(
     () =>
@@ -134,13 +66,11 @@ export async function updateGroup(
   groupId: string,
   input: Partial<GroupInput> & { lockVersion: number },
 ) {
-  const problems = groupFieldViolations(input);
-  if (problems.length > 0) throw AppError.invalid(problems);
   const before = await lockedRow<{ name: string; system_link_id: string | null }>(trx, 'groups', {
     id: groupId,
     organization_id: actor.organizationId,
   });
-  await assertUnique(trx, actor.organizationId, input, groupId);
+  await assertNamedRow(trx, 'groups', actor.organizationId, input, 'GROUP_NAME_TAKEN', groupId);
   const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
   if (input.systemLinkId !== undefined) patch.system_link_id = input.systemLinkId || null;

@@ -14,10 +14,9 @@ import type { Knex } from 'knex';
 import { PLAN_LIMITS } from '../../access/plans.ts';
 import { lockedRow, updateWithLock } from '../../db/lock.ts';
 import type { CoreDeps } from '../../deps.ts';
-import type { Plan } from '../../http/context.ts';
-import { AppError, type FieldError } from '../../http/errors.ts';
-import { resolveRefs } from '../groups/service.ts';
-import type { Actor, Ref } from '../users/service.ts';
+import { AppError } from '../../http/errors.ts';
+import { assertBelowPlanLimit, assertNamedRow, type Ref, resolveRefs } from '../../db/named-rows.ts';
+import type { Actor } from '../users/service.ts';
 import { UNIQUE_ROLE, uniquely } from '../users/validation.ts';
 
 export const TASK_TYPES = ['sign', 'approve', 'read'] as const;
@@ -29,8 +28,6 @@ export interface RoleInput {
   systemLinkId?: string | null;
   taskPermissions: TaskPermissions;
 }
-
-const at = (field: string) => `/data/attributes/${field}`;
 
 /** Execute implies view: a role that may run a task type may always see it. */
 export function normaliseTaskPermissions(permissions: TaskPermissions): TaskPermissions {
@@ -46,39 +43,9 @@ export function resolveRoleRefs(trx: Knex, organizationId: string, refs: Ref[], 
   return resolveRefs(trx, 'roles', organizationId, refs, pointer);
 }
 
-function fieldViolations(input: Partial<RoleInput>): FieldError[] {
-  const problems: FieldError[] = [];
-  if (input.name !== undefined && (input.name.trim() === '' || [...input.name].length > 100)) {
-    problems.push({ code: 'VALIDATION_FAILED', pointer: at('name') });
-  }
-  if (input.systemLinkId && input.systemLinkId.length > 100) {
-    problems.push({ code: 'VALIDATION_FAILED', pointer: at('systemLinkId') });
-  }
-  return problems;
-}
-
-async function assertUnique(trx: Knex, organizationId: string, input: Partial<RoleInput>, exceptId?: string) {
-  const problems = fieldViolations(input);
-  const others = () => {
-    const q = trx('roles').where({ organization_id: organizationId });
-    if (exceptId) q.whereNot({ id: exceptId });
-    return q;
-  };
-  if (input.name !== undefined && (await others().where({ name: input.name }).first('id'))) {
-    problems.push({ code: 'ROLE_NAME_TAKEN', pointer: at('name') });
-  }
-  if (input.systemLinkId && (await others().where({ system_link_id: input.systemLinkId }).first('id'))) {
-    problems.push({ code: 'SYSTEM_LINK_ID_TAKEN', pointer: at('systemLinkId') });
-  }
-  if (problems.length > 0) throw AppError.invalid(problems);
-}
-
 export async function createRole(deps: CoreDeps, trx: Knex.Transaction, actor: Actor, input: RoleInput) {
-  const organization = await trx('organizations').where({ id: actor.organizationId }).forUpdate().first('plan');
-  const max = PLAN_LIMITS[organization.plan as Plan].roles;
-  const counted = await trx('roles').where({ organization_id: actor.organizationId }).count({ count: '*' });
-  if (Number(counted[0]?.count ?? 0) >= max) throw new AppError('ROLE_LIMIT', { params: { max } });
-  await assertUnique(trx, actor.organizationId, input);
+  await assertBelowPlanLimit(trx, 'roles', actor.organizationId, (plan) => PLAN_LIMITS[plan].roles, 'ROLE_LIMIT');
+  await assertNamedRow(trx, 'roles', actor.organizationId, input, 'ROLE_NAME_TAKEN');
   const now = deps.clock.now();
   const taskPermissions = normaliseTaskPermissions(input.taskPermissions);
   const [role] = await uniquely(
@@ -112,7 +79,7 @@ export async function updateRole(
     'roles',
     where,
   );
-  await assertUnique(trx, actor.organizationId, input, roleId);
+  await assertNamedRow(trx, 'roles', actor.organizationId, input, 'ROLE_NAME_TAKEN', roleId);
   const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
   if (input.systemLinkId !== undefined) patch.system_link_id = input.systemLinkId || null;

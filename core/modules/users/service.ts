@@ -19,6 +19,7 @@
 import type { Knex } from 'knex';
 import { clearFailures } from '../../auth/throttle.ts';
 import { assertLockVersion } from '../../db/lock.ts';
+import type { Ref } from '../../db/named-rows.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { AppError, type FieldError, type Locale } from '../../http/errors.ts';
@@ -35,8 +36,7 @@ export interface Actor {
   req: RequestContext | null;
 }
 
-/** A reference to a group or role as an API body (id) or a CSV row (name or ID for system link) holds it. */
-export type Ref = { id: string } | { name: string } | { systemLinkId: string };
+export type { Ref } from '../../db/named-rows.ts';
 
 export interface UserInput extends UserFields {
   loginId: string;
