@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { postgresReachable } from './tests/helpers/databases.ts';
 
 // Files that also run on the embedded PGlite when PostgreSQL is the main target: what a newcomer meets first.
-const PGLITE_SMOKE = ['tests/api/sign-in-flow.test.ts', 'plugins/mail/plugin.test.ts', 'tests/api/health.test.ts'];
+const PGLITE_SMOKE = [
+  'tests/api/sign-in-flow.test.ts',
+  'plugins/mail/plugin.test.ts',
+  'tests/api/health.test.ts',
+  'tests/api/groups.test.ts',
+];
 
 const shared = {
   // The workbench is built (when stale) before the browser tests load it from the service.
