@@ -1,17 +1,9 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../core/auth/passwords.ts';
 import { appendSignRecord, type SignRecordEntry } from '../../core/modules/sign-records/ledger.ts';
 import { parseCsv, verifyCsv } from '../../cli/log-csv.ts';
 import { type TestApp, startApp } from '../helpers/app.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { memberToken, signedInOwner } from '../helpers/accounts.ts';
 
 let app: TestApp;
 
@@ -27,12 +19,6 @@ const knex = () => app.service.deps.knex;
 const today = () => new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
 const daysFrom = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
-async function admin() {
-  const org = await signUpOrganization(app);
-  const { authorizationToken } = await signIn(app, org.loginId);
-  return { ...org, token: authorizationToken };
-}
 
 /** Downloads once, keeping the raw bytes (fetch's text() drops a BOM), and checks the answer against the contract. */
 async function download(operationId: 'downloadOperationLogs' | 'downloadSignRecords', token: string, query: object) {
@@ -76,7 +62,7 @@ function record(organizationId: string, overrides: Partial<SignRecordEntry> = {}
 
 describe('log downloads', () => {
   it('accepts a range of 31 days and refuses 32 days with 422 LOG_RANGE_TOO_LONG', async () => {
-    const { token } = await admin();
+    const { token } = await signedInOwner(app);
     const from = daysFrom(today(), -30);
     expect((await download('downloadOperationLogs', token, { from, to: today() })).status).toBe(200);
     const refused = await download('downloadOperationLogs', token, { from: daysFrom(from, -1), to: today() });
@@ -87,31 +73,22 @@ describe('log downloads', () => {
   });
 
   it('refuses a start after the end with 422 LOG_RANGE_INVERTED', async () => {
-    const { token } = await admin();
+    const { token } = await signedInOwner(app);
     const refused = await download('downloadOperationLogs', token, { from: today(), to: daysFrom(today(), -1) });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0]).toMatchObject({ code: 'LOG_RANGE_INVERTED', source: { pointer: '/from' } });
   });
 
   it('refuses a bound that is neither yyyy-MM-dd nor an RFC 3339 date-time with 422', async () => {
-    const { token } = await admin();
+    const { token } = await signedInOwner(app);
     const refused = await download('downloadOperationLogs', token, { from: '2026/11/01', to: today() });
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].source.pointer).toBe('/from');
   });
 
   it('requires the logs:download permission: a member gets 403 FUNCTION_NOT_PERMITTED from every log operation', async () => {
-    const org = await admin();
-    const loginId = uniqueLoginId('member');
-    await knex()('users').insert({
-      organization_id: org.organizationId,
-      login_id: loginId,
-      name: 'メンバー',
-      email: `${loginId}@example.com`,
-      password_hash: await hashPassword(PASSWORD),
-    });
-    const signedIn = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-    const token = signedIn.body.data.attributes.authorizationToken;
+    const org = await signedInOwner(app);
+    const token = await memberToken(app, org.organizationId);
     const range = { from: today(), to: today() };
     for (const operationId of ['downloadOperationLogs', 'downloadSignRecords'] as const) {
       const response = await app.api.call(operationId, { token, query: range });
@@ -129,7 +106,7 @@ describe('log downloads', () => {
   });
 
   it('writes UTF-8 with a BOM, CRLF line ends, a header row and the server file name', async () => {
-    const { token } = await admin();
+    const { token } = await signedInOwner(app);
     const response = await download('downloadOperationLogs', token, { from: '2026-11-01', to: '2026-11-30' });
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe(
@@ -145,7 +122,7 @@ describe('log downloads', () => {
   });
 
   it('quotes commas, quotes and line breaks (RFC 4180) and keeps Japanese text intact', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const tricky = 'a,b "引用" 改行\r\nあり';
     await app.service.deps.oplog.record(knex(), null, {
       action: 'test.tricky',
@@ -165,7 +142,7 @@ describe('log downloads', () => {
   });
 
   it('names the actor and shows the time in Japan time beside the hashed UTC instant', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const { rows } = await download('downloadOperationLogs', org.token, { from: today(), to: today() });
     const signUp = rows.find((cells) => cells[column(rows, 'actor_user_id')] === org.ownerId)!;
     expect(signUp[column(rows, 'actor_login_id')]).toBe(org.loginId);
@@ -176,8 +153,8 @@ describe('log downloads', () => {
   });
 
   it("exports only the own organization's rows", async () => {
-    const mine = await admin();
-    const other = await admin();
+    const mine = await signedInOwner(app);
+    const other = await signedInOwner(app);
     const { rows } = await download('downloadOperationLogs', mine.token, { from: today(), to: today() });
     const orgs = new Set(rows.slice(1).map((cells) => cells[column(rows, 'organization_id')]));
     expect([...orgs]).toEqual([mine.organizationId]);
@@ -185,7 +162,7 @@ describe('log downloads', () => {
   });
 
   it('streams a range longer than one read batch, every row once and in id order', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     await knex().transaction(async (trx) => {
       for (let i = 0; i < 1100; i++) {
         await app.service.deps.oplog.append(trx, null, {
@@ -204,7 +181,7 @@ describe('log downloads', () => {
   });
 
   it('records each download in the operation log with its range', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     await download('downloadOperationLogs', org.token, { from: '2026-11-01', to: '2026-11-30' });
     await download('downloadSignRecords', org.token, { from: '2026-11-01', to: '2026-11-01' });
     const rows = await knex()('operation_logs')
@@ -227,8 +204,8 @@ describe('log downloads', () => {
 
 describe('sign record ledger', () => {
   it('downloads the ledger as CSV with every hashed field, verifiable offline', async () => {
-    const org = await admin();
-    const other = await admin();
+    const org = await signedInOwner(app);
+    const other = await signedInOwner(app);
     await knex().transaction(async (trx) => {
       await appendSignRecord(trx, record(org.organizationId, { signerUserId: org.ownerId }), new Date());
       await appendSignRecord(trx, record(org.organizationId, { documentRevision: 3, timestampAt: null }), new Date());
@@ -250,7 +227,7 @@ describe('sign record ledger', () => {
   });
 
   it('is append-only: updating or deleting a row fails', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     await knex().transaction((trx) => appendSignRecord(trx, record(org.organizationId), new Date()));
     const scope = () => knex()('sign_records').where({ organization_id: org.organizationId });
     await expect(scope().update({ signer_name: '偽造' })).rejects.toThrow(/append-only/);
@@ -259,7 +236,7 @@ describe('sign record ledger', () => {
   });
 
   it('verification names the first tampered ledger row', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const ids: number[] = [];
     await knex().transaction(async (trx) => {
       for (let i = 0; i < 3; i++) ids.push((await appendSignRecord(trx, record(org.organizationId), new Date())).id);
@@ -293,7 +270,7 @@ async function tamper(table: string, trigger: string, change: (table: () => Knex
 
 describe('operation log verification', () => {
   it('reports an intact chain as valid with the number of rows checked', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const count = await knex()('operation_logs').where({ organization_id: org.organizationId }).count({ n: '*' });
     const response = await app.api.call('verifyOperationLogs', { token: org.token });
     expect(response.status).toBe(200);
@@ -304,7 +281,7 @@ describe('operation log verification', () => {
   });
 
   it('names an edited row (hash_mismatch) and, for a removed row, the row after it (broken_link)', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     for (let i = 0; i < 4; i++) {
       await app.service.deps.oplog.record(knex(), null, {
         action: 'test.row',

@@ -1,14 +1,6 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../core/auth/passwords.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { memberToken, signedInOwner } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import type { CallResult } from '../helpers/client.ts';
 import { recipientOf, waitForMail } from '../helpers/mail.ts';
@@ -20,27 +12,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app.close());
-
-async function admin() {
-  const org = await signUpOrganization(app);
-  const { authorizationToken: token } = await signIn(app, org.loginId);
-  return { ...org, token };
-}
-
-/** A member who is not an administrator, written directly (user management is another module). */
-async function memberToken(organizationId: string) {
-  const loginId = uniqueLoginId('member');
-  await app.service.deps.knex('users').insert({
-    organization_id: organizationId,
-    login_id: loginId,
-    name: 'メンバー',
-    email: `${loginId}@example.com`,
-    password_hash: await hashPassword(PASSWORD),
-  });
-  const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-  expect(response.status).toBe(201);
-  return response.body.data.attributes.authorizationToken as string;
-}
 
 const resetKey = { kind: 'password-reset', locale: 'ja' };
 
@@ -83,7 +54,7 @@ const logsOf = (organizationId: string, action: string) =>
 
 describe('mail templates', () => {
   it('lists every mail kind in both languages as built-in, with its placeholders, searchable, sortable and paged', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const all = await app.api.call('listMailTemplates', { token: org.token, query: { 'page[size]': 100 } });
     expect(all.status).toBe(200);
     expect(all.body.meta.total).toBe(10);
@@ -117,8 +88,8 @@ describe('mail templates', () => {
   });
 
   it('uses a customised template for the next mail of that kind of that organization only (another organization still gets the default)', async () => {
-    const a = await admin();
-    const b = await admin();
+    const a = await signedInOwner(app);
+    const b = await signedInOwner(app);
     const saved = await customReset(a.token, `custom-${a.organizationId}`);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body.data.attributes).toMatchObject({ customised: true, lockVersion: 1 });
@@ -148,7 +119,7 @@ describe('mail templates', () => {
   });
 
   it('rejects an unknown placeholder with 422 MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN at its field and saves nothing', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const response = await update(org.token, { subject: '{{ password }} のお知らせ', body: '{{link}} {{foo}}' });
     expectFieldError(response, 'MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN', '/data/attributes/subject');
     expectFieldError(response, 'MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN', '/data/attributes/body');
@@ -160,7 +131,7 @@ describe('mail templates', () => {
   });
 
   it('rejects a body without a required placeholder with 422 MAIL_TEMPLATE_PLACEHOLDER_REQUIRED and saves nothing', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     // {{link}} in the subject does not count: the reset link must be in the body.
     const response = await update(org.token, { subject: '{{link}}', body: '{{userName}} 様、再設定してください。' });
     expect(response.body.errors).toHaveLength(1);
@@ -170,7 +141,7 @@ describe('mail templates', () => {
   });
 
   it('rejects a subject of more than one line or 200 characters and a body over 10,000 characters with 422', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const twoLines = await update(org.token, { subject: 'a\nb', body: '{{link}}' });
     expectFieldError(twoLines, 'VALIDATION_FAILED', '/data/attributes/subject');
     const long = await update(org.token, { subject: 'x'.repeat(201), body: `{{link}}${'y'.repeat(10_000)}` });
@@ -181,7 +152,7 @@ describe('mail templates', () => {
   });
 
   it('resets to the default: the customisation is deleted, logged, and the next mail uses the built-in text', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     expect((await customReset(org.token, 'before-reset')).status).toBe(200);
     const reset = await app.api.call('resetMailTemplate', {
       token: org.token,
@@ -208,7 +179,7 @@ describe('mail templates', () => {
   });
 
   it('rejects a stale lockVersion with 409 UPDATED_BY_ANOTHER_USER on update and reset, changing nothing', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     expect((await customReset(org.token, 'first')).status).toBe(200);
     // A second editor who read the built-in template (lockVersion 0) saves after the first.
     const stale = await customReset(org.token, 'second', 0);
@@ -228,7 +199,7 @@ describe('mail templates', () => {
   });
 
   it('previews a draft with sample values and the signature, checking placeholders and saving nothing', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const preview = (subject: string, body: string) =>
       app.api.call('previewMailTemplate', {
         token: org.token,
@@ -256,8 +227,8 @@ describe('mail templates', () => {
   });
 
   it('refuses every mail template operation to a user who is not an administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
-    const org = await admin();
-    const token = await memberToken(org.organizationId);
+    const org = await signedInOwner(app);
+    const token = await memberToken(app, org.organizationId);
     const draft = { data: { type: 'MailTemplatePreview', attributes: { subject: 's', body: '{{link}}' } } };
     const calls: CallResult[] = [
       await app.api.call('listMailTemplates', { token }),
@@ -274,8 +245,8 @@ describe('mail templates', () => {
   });
 
   it("never shows or changes another organization's templates", async () => {
-    const a = await admin();
-    const b = await admin();
+    const a = await signedInOwner(app);
+    const b = await signedInOwner(app);
     expect((await customReset(a.token, 'only-a')).status).toBe(200);
     const listB = await app.api.call('listMailTemplates', { token: b.token, query: { 'filter[customised]': 'true' } });
     expect(listB.body).toMatchObject({ data: [], meta: { total: 0 } });

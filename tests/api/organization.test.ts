@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS, planHasFeature } from '../../core/access/plans.ts';
-import { hashPassword } from '../../core/auth/passwords.ts';
 import { loadConfig } from '../../core/config.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { memberToken, signedInOwner, signUpOrganization } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { CorporateNumberApi } from '../peers/corporate-number-api.ts';
 
@@ -45,28 +37,6 @@ afterAll(async () => {
   await peer.stop();
 });
 
-async function owner() {
-  const org = await signUpOrganization(app);
-  const { authorizationToken } = await signIn(app, org.loginId);
-  return { ...org, token: authorizationToken };
-}
-
-/** Another user of the organization, written directly (user management is another area). */
-async function addUser(organizationId: string, flags: { is_admin?: boolean } = {}) {
-  const loginId = uniqueLoginId('member');
-  await app.service.deps.knex('users').insert({
-    organization_id: organizationId,
-    login_id: loginId,
-    name: 'メンバー',
-    email: `${loginId}@example.com`,
-    password_hash: await hashPassword(PASSWORD),
-    ...flags,
-  });
-  const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-  expect(response.status).toBe(201);
-  return response.body.data.attributes.authorizationToken as string;
-}
-
 const update = (token: string, attributes: Record<string, unknown>) =>
   app.api.call('updateOrganization', { token, body: { data: { type: 'Organization', attributes } } });
 const changePlan = (token: string, plan: string, options: string[], lockVersion: number) =>
@@ -80,7 +50,7 @@ const logsOf = (organizationId: string, action: string) =>
 
 describe('organization information', () => {
   it('shows the organization with its owner, plan, options and the plan catalogue', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await app.api.call('getOrganization', { token: org.token });
     expect(response.status).toBe(200);
     expect(response.body.data.id).toBe(org.organizationId);
@@ -99,7 +69,7 @@ describe('organization information', () => {
   });
 
   it('updates name, corporate number and address, logging the change in the operation log', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await update(org.token, {
       name: '株式会社サンプル',
       corporateNumber: THIRD_NUMBER,
@@ -122,8 +92,8 @@ describe('organization information', () => {
   });
 
   it('lets every member read the organization but refuses updates to a non-administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
-    const org = await owner();
-    const member = await addUser(org.organizationId);
+    const org = await signedInOwner(app);
+    const member = await memberToken(app, org.organizationId);
     const response = await update(member, { name: '乗っ取り', lockVersion: 0 });
     expect(response.status).toBe(403);
     expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
@@ -135,7 +105,7 @@ describe('organization information', () => {
   });
 
   it('rejects a corporate number with a wrong check digit with 422 CORPORATE_NUMBER_INVALID', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await update(org.token, { corporateNumber: '1000012050002', lockVersion: 0 });
     expect(response.status).toBe(422);
     expect(response.body.errors.map((e: any) => [e.code, e.source.pointer])).toEqual([
@@ -145,7 +115,7 @@ describe('organization information', () => {
 
   it('rejects a corporate number another organization registered with 422 CORPORATE_NUMBER_TAKEN', async () => {
     await signUpOrganization(app, { corporateNumber: OTHER_NUMBER });
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await update(org.token, { corporateNumber: OTHER_NUMBER, lockVersion: 0 });
     expect(response.status).toBe(422);
     expect(response.body.errors[0]).toMatchObject({
@@ -155,7 +125,7 @@ describe('organization information', () => {
   });
 
   it('"not subject to corporate number" clears the number, and cannot be combined with one (422)', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await update(org.token, { corporateNumber: '6000000000003', lockVersion: 0 })).status).toBe(200);
     const both = await update(org.token, {
       corporateNumber: VALID_NUMBER,
@@ -170,7 +140,7 @@ describe('organization information', () => {
   });
 
   it('rejects a stale lockVersion with 409 UPDATED_BY_ANOTHER_USER and changes nothing', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await update(org.token, { name: '一回目', lockVersion: 0 })).status).toBe(200);
     const stale = await update(org.token, { name: '二回目', lockVersion: 0 });
     expect(stale.status).toBe(409);
@@ -181,8 +151,8 @@ describe('organization information', () => {
   });
 
   it("changes only the caller's own organization: another organization's data stays as it was", async () => {
-    const mine = await owner();
-    const theirs = await owner();
+    const mine = await signedInOwner(app);
+    const theirs = await signedInOwner(app);
     expect((await update(mine.token, { name: '自社', lockVersion: 0 })).status).toBe(200);
     const other = await app.api.call('getOrganization', { token: theirs.token });
     expect(other.body.data).toMatchObject({ id: theirs.organizationId, attributes: { name: '株式会社テスト' } });
@@ -191,8 +161,8 @@ describe('organization information', () => {
 
 describe('plan and paid options', () => {
   it('lets only the owner change the plan: another administrator gets 403 FUNCTION_NOT_PERMITTED', async () => {
-    const org = await owner();
-    const admin = await addUser(org.organizationId, { is_admin: true });
+    const org = await signedInOwner(app);
+    const admin = await memberToken(app, org.organizationId, { is_admin: true });
     const response = await changePlan(admin, 'standard', [], 0);
     expect(response.status).toBe(403);
     expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
@@ -202,7 +172,7 @@ describe('plan and paid options', () => {
   });
 
   it('upgrades at once when the owner changes the plan: plan features open and the change is logged', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await app.api.call('listIpRestrictions', { token: org.token })).status).toBe(403);
     const response = await changePlan(org.token, 'standard', ['aiOcr'], 0);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -216,7 +186,7 @@ describe('plan and paid options', () => {
   });
 
   it('refuses a plan that allows fewer groups than the organization has with 422 PLAN_GROUP_LIMIT_EXCEEDED', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await changePlan(org.token, 'standard', [], 0)).status).toBe(200);
     const knex = app.service.deps.knex;
     const max = PLAN_LIMITS.free.groups;
@@ -244,7 +214,7 @@ describe('plan and paid options', () => {
   });
 
   it('rejects a plan change with a stale lockVersion with 409 UPDATED_BY_ANOTHER_USER', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await update(org.token, { name: '先に更新', lockVersion: 0 })).status).toBe(200);
     const response = await changePlan(org.token, 'professional', [], 0);
     expect(response.status).toBe(409);
@@ -254,7 +224,7 @@ describe('plan and paid options', () => {
 
 describe('corporate number lookup', () => {
   it('returns the registered name and address of a known number', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await lookup(org.token, VALID_NUMBER);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
@@ -278,7 +248,7 @@ describe('corporate number lookup', () => {
   });
 
   it('answers a number the service does not know with 404 CORPORATE_INFO_NOT_FOUND', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await lookup(org.token, OTHER_NUMBER);
     expect(response.status).toBe(404);
     expect(response.body.errors[0].code).toBe('CORPORATE_INFO_NOT_FOUND');
@@ -286,7 +256,7 @@ describe('corporate number lookup', () => {
   });
 
   it('rejects a number with a wrong check digit with 422 CORPORATE_NUMBER_INVALID without asking the service', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const before = peer.requests.length;
     const response = await lookup(org.token, '1000012050002');
     expect(response.status).toBe(422);
@@ -295,7 +265,7 @@ describe('corporate number lookup', () => {
   });
 
   it('answers "unavailable" (not an error) when the service fails, and the number can still be saved', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     peer.mode = 'error';
     try {
       const response = await lookup(org.token, VALID_NUMBER);
@@ -310,7 +280,7 @@ describe('corporate number lookup', () => {
   });
 
   it('answers "unavailable" within the configured timeout when the service is too slow', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     peer.mode = 'slow';
     try {
       const started = Date.now();
@@ -324,7 +294,7 @@ describe('corporate number lookup', () => {
   });
 
   it('answers "disabled" when no lookup service is configured', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const config = app.service.deps.config.corporateNumberApi;
     const url = config.url;
     config.url = null;

@@ -4,16 +4,8 @@ import {
   passwordRuleViolations,
   temporaryPasswordFor,
 } from '../../core/auth/password-policy.ts';
-import { hashPassword } from '../../core/auth/passwords.ts';
 import { hashOpaqueToken } from '../../core/auth/tokens.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { currentTermsId, insertUser, memberToken, PASSWORD, signedInOwner, signInBody } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 const DAY = 86_400_000;
@@ -24,12 +16,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app.close());
-
-async function owner() {
-  const org = await signUpOrganization(app);
-  const { authorizationToken } = await signIn(app, org.loginId);
-  return { ...org, token: authorizationToken };
-}
 
 const getPolicy = (token: string) => app.api.call('getPasswordPolicy', { token });
 const updatePolicy = (token: string, attributes: Record<string, unknown>) =>
@@ -44,23 +30,9 @@ const changeMine = (token: string, currentPassword: string, password: string) =>
 const codesOf = (response: { body: any }) =>
   response.body.errors.map((e: { code: string; source?: { pointer: string } }) => [e.code, e.source?.pointer]);
 
-/** A user of the organization with flags written directly (user management is another area). */
-async function addUser(organizationId: string, columns: Record<string, unknown> = {}) {
-  const loginId = uniqueLoginId('member');
-  await app.service.deps.knex('users').insert({
-    organization_id: organizationId,
-    login_id: loginId,
-    name: 'メンバー',
-    email: `${loginId}@example.com`,
-    password_hash: await hashPassword(PASSWORD),
-    ...columns,
-  });
-  return loginId;
-}
-
 describe('password policy API', () => {
   it('starts every organization on the service baseline', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await getPolicy(org.token);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
@@ -71,10 +43,8 @@ describe('password policy API', () => {
   });
 
   it('refuses the policy to a user who is not an administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
-    const org = await owner();
-    const loginId = await addUser(org.organizationId);
-    const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-    const token = response.body.data.attributes.authorizationToken;
+    const org = await signedInOwner(app);
+    const token = await memberToken(app, org.organizationId);
     expect((await getPolicy(token)).body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
     const refused = await updatePolicy(token, { minLength: 20, lockVersion: 0 });
     expect(refused.status).toBe(403);
@@ -82,7 +52,7 @@ describe('password policy API', () => {
   });
 
   it('updates the policy, logs the change and answers the new policy', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await updatePolicy(org.token, {
       minLength: 12,
       requireUppercase: true,
@@ -112,7 +82,7 @@ describe('password policy API', () => {
   });
 
   it('refuses a policy looser than the baseline with 422 PASSWORD_POLICY_BELOW_BASELINE per field', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await updatePolicy(org.token, {
       minLength: 6,
       requireDigit: false,
@@ -129,7 +99,7 @@ describe('password policy API', () => {
   });
 
   it('rejects values outside their ranges (min length above 64, reuse count above 24) with 422', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     const response = await updatePolicy(org.token, { minLength: 65, reuseCount: 25, lockVersion: 0 });
     expect(response.status).toBe(422);
     expect(
@@ -140,7 +110,7 @@ describe('password policy API', () => {
   });
 
   it('rejects a stale lockVersion with 409 UPDATED_BY_ANOTHER_USER and changes nothing', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await updatePolicy(org.token, { minLength: 10, lockVersion: 0 })).status).toBe(200);
     const stale = await updatePolicy(org.token, { minLength: 20, lockVersion: 0 });
     expect(stale.status).toBe(409);
@@ -151,7 +121,7 @@ describe('password policy API', () => {
 
 describe('the policy applies to every password change', () => {
   it('applies a raised minimum length to the next change of the own password', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await changeMine(org.token, PASSWORD, 'abcdefgh123')).status).toBe(204);
     await updatePolicy(org.token, { minLength: 14, lockVersion: 0 });
     const refused = await changeMine(org.token, 'abcdefgh123', 'abcdefgh12345');
@@ -161,9 +131,9 @@ describe('the policy applies to every password change', () => {
   });
 
   it('requires an uppercase letter at the first password change when the policy says so', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     await updatePolicy(org.token, { requireUppercase: true, lockVersion: 0 });
-    const loginId = await addUser(org.organizationId, { must_change_password: true });
+    const loginId = await insertUser(app, org.organizationId, { must_change_password: true });
     const change = (password: string) =>
       app.api.call('changePasswordAndSignIn', {
         body: {
@@ -198,7 +168,7 @@ describe('the policy applies to every password change', () => {
   });
 
   it('requires a symbol on the password reset path when the policy says so', async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     await updatePolicy(org.token, { requireSymbol: true, lockVersion: 0 });
     const token = 'reset-token-for-policy-test';
     await app.service.deps.knex('password_reset_tokens').insert({
@@ -216,7 +186,7 @@ describe('the policy applies to every password change', () => {
   });
 
   it("applies the organization's reuse count: 0 allows an older password again, the default 5 does not", async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     expect((await changeMine(org.token, PASSWORD, 'second-pass1')).status).toBe(204);
     const refused = await changeMine(org.token, 'second-pass1', PASSWORD);
     expect(codesOf(refused)).toEqual([['PASSWORD_REUSED', at('password')]]);
@@ -225,7 +195,7 @@ describe('the policy applies to every password change', () => {
   });
 
   it("expires passwords after the policy's expiry days: sign-in then answers 403 PASSWORD_EXPIRED", async () => {
-    const org = await owner();
+    const org = await signedInOwner(app);
     await updatePolicy(org.token, { expiryDays: 30, lockVersion: 0 });
     app.clock.advance(29 * DAY);
     expect((await app.api.call('signIn', { body: signInBody(org.loginId, PASSWORD) })).status).toBe(201);

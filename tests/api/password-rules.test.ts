@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentTermsId, signIn, signInBody, signUpOrganization, uniqueLoginId } from '../helpers/accounts.ts';
+import {
+  currentTermsId,
+  signedInOwner,
+  signIn,
+  signInBody,
+  signUpOrganization,
+  uniqueLoginId,
+} from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import type { CallResult } from '../helpers/client.ts';
 
@@ -34,13 +41,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-/** A new organization whose owner is signed in. */
-async function signedInOwner(target = app) {
-  const org = await signUpOrganization(target);
-  const pair = await signIn(target, org.loginId, org.password);
-  return { ...org, token: pair.authorizationToken };
-}
-
 async function changeMyPassword(
   owner: { token: string; password: string },
   password: string,
@@ -71,7 +71,7 @@ async function refusedChange(
 
 describe('password rules on changeMyPassword', () => {
   it('accepts a valid new password (204): the new one signs in, the old one no longer does, other sessions end', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     const other = await signIn(app, owner.loginId, owner.password);
     const response = await changeMyPassword(owner, 'brand-new-pass9');
     expect(response.status).toBe(204);
@@ -89,7 +89,7 @@ describe('password rules on changeMyPassword', () => {
   });
 
   it('rejects a password shorter than 8 characters with 422 PASSWORD_TOO_SHORT', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     const [error] = expectFieldErrors(await refusedChange(owner, 'abcde12'), 422, [
       ['PASSWORD_TOO_SHORT', at('password')],
     ]);
@@ -98,7 +98,7 @@ describe('password rules on changeMyPassword', () => {
   });
 
   it("rejects a password shorter than the organization's minimum length with 422 PASSWORD_TOO_SHORT", async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     await app.service.deps
       .knex('password_policies')
       .where({ organization_id: owner.organizationId })
@@ -111,36 +111,36 @@ describe('password rules on changeMyPassword', () => {
   });
 
   it('rejects full-width characters with 422 PASSWORD_NOT_HALF_WIDTH', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     expectFieldErrors(await refusedChange(owner, 'password1２'), 422, [['PASSWORD_NOT_HALF_WIDTH', at('password')]]);
   });
 
   it('rejects a password without a lowercase letter with 422 PASSWORD_REQUIRES_LOWERCASE', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     expectFieldErrors(await refusedChange(owner, 'PASSWORD123'), 422, [
       ['PASSWORD_REQUIRES_LOWERCASE', at('password')],
     ]);
   });
 
   it('rejects a password without a digit with 422 PASSWORD_REQUIRES_DIGIT', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     expectFieldErrors(await refusedChange(owner, 'password-abc'), 422, [['PASSWORD_REQUIRES_DIGIT', at('password')]]);
   });
 
   it('rejects a password that contains the user ID with 422 PASSWORD_CONTAINS_USER_ID', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     expectFieldErrors(await refusedChange(owner, `x${owner.loginId.toUpperCase()}x1a`), 422, [
       ['PASSWORD_CONTAINS_USER_ID', at('password')],
     ]);
   });
 
   it('rejects the current password with 422 PASSWORD_SAME_AS_CURRENT', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     expectFieldErrors(await refusedChange(owner, owner.password), 422, [['PASSWORD_SAME_AS_CURRENT', at('password')]]);
   });
 
   it("rejects one of the last N passwords (the organization's reuse count) with 422 PASSWORD_REUSED", async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     const { knex } = app.service.deps;
     await knex('password_policies').where({ organization_id: owner.organizationId }).update({ reuse_count: 3 });
     const first = owner.password;
@@ -164,14 +164,14 @@ describe('password rules on changeMyPassword', () => {
   });
 
   it('rejects a confirmation that does not match with 422 PASSWORD_CONFIRMATION_MISMATCH', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     expectFieldErrors(await refusedChange(owner, 'brand-new-pass9', 'brand-new-pass8'), 422, [
       ['PASSWORD_CONFIRMATION_MISMATCH', at('passwordConfirmation')],
     ]);
   });
 
   it('rejects a wrong current password with 422 CURRENT_PASSWORD_WRONG', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     const before = await passwordHashOf(owner.ownerId);
     const response = await changeMyPassword(owner, 'brand-new-pass9', 'brand-new-pass9', 'not-my-password1');
     expectFieldErrors(response, 422, [['CURRENT_PASSWORD_WRONG', at('currentPassword')]]);
@@ -179,7 +179,7 @@ describe('password rules on changeMyPassword', () => {
   });
 
   it('reports every broken shape rule at once, one error each', async () => {
-    const owner = await signedInOwner();
+    const owner = await signedInOwner(app);
     const response = await refusedChange(owner, 'ＡＢＣ', 'other');
     expect(response.status).toBe(422);
     const codes = response.body.errors.map((e: { code: string }) => e.code).sort();

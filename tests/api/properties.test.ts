@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../core/auth/passwords.ts';
 import type { AppError } from '../../core/http/errors.ts';
 import { MAX_PROPERTIES } from '../../core/modules/properties/model.ts';
 import {
@@ -8,14 +7,7 @@ import {
   writePropertyValues,
 } from '../../core/modules/properties/values.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { memberToken, signedInOwner } from '../helpers/accounts.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -24,28 +16,6 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const knex = () => app.service.deps.knex;
-
-async function admin(plan: 'free' | 'standard' = 'standard') {
-  const org = await signUpOrganization(app);
-  await knex()('organizations').where({ id: org.organizationId }).update({ plan });
-  const { authorizationToken: token } = await signIn(app, org.loginId);
-  return { ...org, token };
-}
-
-/** A member who is not an administrator, written directly (user management is another area). */
-async function memberOf(organizationId: string) {
-  const loginId = uniqueLoginId('member');
-  await knex()('users').insert({
-    organization_id: organizationId,
-    login_id: loginId,
-    name: 'メンバー',
-    email: `${loginId}@example.com`,
-    password_hash: await hashPassword(PASSWORD),
-  });
-  const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-  expect(response.status).toBe(201);
-  return response.body.data.attributes.authorizationToken as string;
-}
 
 const body = (attributes: Record<string, unknown>) => ({ data: { type: 'Property', attributes } });
 
@@ -78,7 +48,7 @@ const FLOW_ID = '00000000-0000-4000-8000-000000000001';
 
 describe('custom property definitions', () => {
   it('creates a property with defaults for its input type and logs it', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: ' 契約金額 ', inputType: 10, numberUnit: 20, maxLength: 5 });
     expect(property.attributes).toMatchObject({
       name: '契約金額',
@@ -102,7 +72,7 @@ describe('custom property definitions', () => {
   });
 
   it('lets any member read definitions on any plan but refuses changes on the free plan with 403 PLAN_FEATURE_UNAVAILABLE', async () => {
-    const org = await admin('free');
+    const org = await signedInOwner(app, { plan: 'free' });
     const list = await app.api.call('listProperties', { token: org.token });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ data: [], meta: { total: 0, maxProperties: MAX_PROPERTIES } });
@@ -113,9 +83,9 @@ describe('custom property definitions', () => {
   });
 
   it('lets members read definitions but only administrators change them (403 FUNCTION_NOT_PERMITTED)', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: '備考' });
-    const member = await memberOf(org.organizationId);
+    const member = await memberToken(app, org.organizationId);
     expect((await app.api.call('listProperties', { token: member })).body.data).toHaveLength(1);
     expect((await app.api.call('getProperty', { token: member, params: { propertyId: property.id } })).status).toBe(
       200,
@@ -134,7 +104,7 @@ describe('custom property definitions', () => {
   });
 
   it('rejects a duplicate name with 422 PROPERTY_NAME_TAKEN', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const first = await created(org.token, { name: '件名' });
     const again = await create(org.token, { name: '件名 ', scope: 20, inputType: 30 });
     expect(again.status).toBe(422);
@@ -149,7 +119,7 @@ describe('custom property definitions', () => {
   });
 
   it('keeps systemLinkId unique within the organization (422 SYSTEM_LINK_ID_TAKEN), not across organizations', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     await created(org.token, { name: 'a', systemLinkId: 'EXT-1' });
     const again = await create(org.token, { name: 'b', systemLinkId: 'EXT-1' });
     expect(again.status).toBe(422);
@@ -157,14 +127,14 @@ describe('custom property definitions', () => {
       code: 'SYSTEM_LINK_ID_TAKEN',
       source: { pointer: '/data/attributes/systemLinkId' },
     });
-    const otherOrg = await admin();
+    const otherOrg = await signedInOwner(app, { plan: 'standard' });
     await created(otherOrg.token, { name: 'a', systemLinkId: 'EXT-1' });
     await created(org.token, { name: 'c', systemLinkId: '' });
     await created(org.token, { name: 'd', systemLinkId: null });
   });
 
   it(`refuses more than ${MAX_PROPERTIES} properties per organization with 422 PROPERTY_LIMIT`, async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     await knex()('custom_properties').insert(
       Array.from({ length: MAX_PROPERTIES - 1 }, (_, i) => ({
         organization_id: org.organizationId,
@@ -182,7 +152,7 @@ describe('custom property definitions', () => {
   });
 
   it('answers an invalid definition with 422 and one error per field from the shared definition validator', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const response = await create(org.token, {
       name: '',
       inputType: 20,
@@ -207,7 +177,7 @@ describe('custom property definitions', () => {
   });
 
   it('lists with search, scope and input type filters, sort and paging', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     await created(org.token, { name: 'beta', systemLinkId: 'sys-x', inputType: 30 });
     await created(org.token, { name: 'alpha', scope: 20 });
     await created(org.token, { name: 'gamma 100%', inputType: 10 });
@@ -227,7 +197,7 @@ describe('custom property definitions', () => {
   });
 
   it('rejects a stale lockVersion with 409 UPDATED_BY_ANOTHER_USER', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'Memo' });
     const first = await update(org.token, property.id, { name: 'Memo 2', maxLength: 50, lockVersion: 0 });
     expect(first.body.data.attributes).toMatchObject({ name: 'Memo 2', maxLength: 50, lockVersion: 1 });
@@ -241,7 +211,7 @@ describe('custom property definitions', () => {
   });
 
   it('adds, renames, reorders and deletes enum options, bumping optionsVersion but not lockVersion', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, {
       name: '区分',
       inputType: 40,
@@ -276,7 +246,7 @@ describe('custom property definitions', () => {
   });
 
   it('requires optionsVersion with options', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'e', inputType: 40, options: [{ label: 'A' }] });
     const response = await update(org.token, property.id, { lockVersion: 0, options: [{ label: 'B' }] });
     expect(response.status).toBe(422);
@@ -284,7 +254,7 @@ describe('custom property definitions', () => {
   });
 
   it('rejects a stale optionsVersion with 409 PROPERTY_OPTIONS_CHANGED', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'e', inputType: 40, options: [{ label: 'A' }] });
     await update(org.token, property.id, {
       lockVersion: 0,
@@ -304,7 +274,7 @@ describe('custom property definitions', () => {
   });
 
   it('refuses to delete an option in use with 409 PROPERTY_OPTION_IN_USE', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'e', inputType: 40, options: [{ label: 'A' }, { label: 'B' }] });
     const [a, b] = property.attributes.options as { id: string; label: string }[];
     await writeValues(org.organizationId, FLOW_ID, [{ propertyId: property.id, value: a!.id }]);
@@ -330,7 +300,7 @@ describe('custom property definitions', () => {
   });
 
   it('refuses to change the input type or scope of a property in use with 409 PROPERTY_IN_USE', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'memo' });
     await writeValues(org.organizationId, FLOW_ID, [{ propertyId: property.id, value: 'hello' }]);
     const typeChange = await update(org.token, property.id, { inputType: 30, lockVersion: 0 });
@@ -349,7 +319,7 @@ describe('custom property definitions', () => {
   });
 
   it('clears the settings and options of the old input type when an unused property changes type', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'e', inputType: 40, options: [{ label: 'A' }] });
     const response = await update(org.token, property.id, { inputType: 10, decimalLength: 2, lockVersion: 0 });
     expect(response.body.data.attributes).toMatchObject({
@@ -364,7 +334,7 @@ describe('custom property definitions', () => {
   });
 
   it('refuses to delete a property in use with 409 PROPERTY_IN_USE and deletes an unused one', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const used = await created(org.token, { name: 'used' });
     const unused = await created(org.token, { name: 'unused', inputType: 40, options: [{ label: 'A' }] });
     await writeValues(org.organizationId, FLOW_ID, [{ propertyId: used.id, value: 'x' }]);
@@ -381,9 +351,9 @@ describe('custom property definitions', () => {
   });
 
   it('answers 404 NOT_FOUND for another organization’s property and changes nothing', async () => {
-    const owner = await admin();
+    const owner = await signedInOwner(app, { plan: 'standard' });
     const property = await created(owner.token, { name: 'secret', inputType: 40, options: [{ label: 'A' }] });
-    const intruder = await admin();
+    const intruder = await signedInOwner(app, { plan: 'standard' });
     const params = { propertyId: property.id };
     const responses = [
       await app.api.call('getProperty', { token: intruder.token, params }),
@@ -401,7 +371,7 @@ describe('custom property definitions', () => {
 
 describe('property values (the service business flows and documents use)', () => {
   it('checks every value with the shared validator and answers all problems in one 422 with pointers', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const amount = await created(org.token, { name: 'amount', inputType: 10, numberUnit: 20, minValue: 0 });
     const due = await created(org.token, { name: 'due', inputType: 30, afterTomorrow: true });
     const code = await created(org.token, { name: 'code', allowFullWidth: false, required: true });
@@ -425,7 +395,7 @@ describe('property values (the service business flows and documents use)', () =>
   });
 
   it('stores normalized values and reads them back with the option label', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const amount = await created(org.token, { name: 'amount', inputType: 10, numberUnit: 20, decimalLength: 2 });
     const due = await created(org.token, { name: 'due', inputType: 30 });
     const kind = await created(org.token, { name: 'kind', inputType: 40, options: [{ label: '売買' }] });
@@ -448,7 +418,7 @@ describe('property values (the service business flows and documents use)', () =>
   });
 
   it('refuses a value entered against a stale definition with 409 PROPERTY_DEFINITION_CHANGED', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const property = await created(org.token, { name: 'memo' });
     await update(org.token, property.id, { maxLength: 3, lockVersion: 0 });
     const error = (await writeValues(org.organizationId, FLOW_ID, [
@@ -460,9 +430,9 @@ describe('property values (the service business flows and documents use)', () =>
   });
 
   it('refuses a property of another organization or of the other scope as REFERENCE_NOT_FOUND', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app, { plan: 'standard' });
     const documentProperty = await created(org.token, { name: 'doc only', scope: 20 });
-    const other = await admin();
+    const other = await signedInOwner(app, { plan: 'standard' });
     const foreign = await created(other.token, { name: 'foreign' });
     const error = (await writeValues(org.organizationId, FLOW_ID, [
       { propertyId: documentProperty.id, value: 'x' },

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../core/auth/passwords.ts';
 import { recordUsage, tokyoMonth, type UsageMetric } from '../../core/modules/usage/counters.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { memberToken, signedInOwner } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
@@ -16,12 +8,6 @@ beforeAll(async () => {
   app = await startApp();
 });
 afterAll(() => app.close());
-
-async function admin() {
-  const org = await signUpOrganization(app);
-  const { authorizationToken: token } = await signIn(app, org.loginId);
-  return { ...org, token };
-}
 
 /** Counts usage the way features do: inside a transaction of their own. */
 function record(organizationId: string, metric: UsageMetric, amount: number, at: Date) {
@@ -34,7 +20,7 @@ function usage(token: string, query?: Record<string, string>) {
 
 describe('usage details', () => {
   it('adds up concurrent increments of the same counter without losing any', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const at = new Date('2026-05-10T03:00:00Z');
     await Promise.all(Array.from({ length: 20 }, (_, i) => record(org.organizationId, 'signatures', (i % 3) + 1, at)));
     const rows = await app.service.deps.knex('usage_counters').where({ organization_id: org.organizationId });
@@ -46,7 +32,7 @@ describe('usage details', () => {
   });
 
   it('counts by the month in Asia/Tokyo: 2026-11-30T16:00Z is December, 14:59Z is still November', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     expect(tokyoMonth(new Date('2026-11-30T16:00:00Z'))).toBe('2026-12');
     await record(org.organizationId, 'documents', 1, new Date('2026-11-30T14:59:59.999Z'));
     await record(org.organizationId, 'documents', 1, new Date('2026-11-30T15:00:00Z'));
@@ -69,7 +55,7 @@ describe('usage details', () => {
   });
 
   it('answers the last 12 months by default, months with nothing as zeros, with totals and the plan', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const current = tokyoMonth(app.clock.now());
     await record(org.organizationId, 'oneTimeUsers', 2, app.clock.now());
     const response = await usage(org.token);
@@ -90,7 +76,7 @@ describe('usage details', () => {
   });
 
   it('rejects a range that runs backwards or is longer than 60 months with 422 USAGE_RANGE_INVALID', async () => {
-    const org = await admin();
+    const org = await signedInOwner(app);
     const backwards = await usage(org.token, { from: '2026-05', to: '2026-04' });
     expect(backwards.status).toBe(422);
     expect(backwards.body.errors[0]).toMatchObject({ code: 'USAGE_RANGE_INVALID', source: { pointer: '/from' } });
@@ -102,24 +88,15 @@ describe('usage details', () => {
   });
 
   it('refuses usage details to a user who is not an administrator with 403 FUNCTION_NOT_PERMITTED', async () => {
-    const org = await admin();
-    const loginId = uniqueLoginId('member');
-    await app.service.deps.knex('users').insert({
-      organization_id: org.organizationId,
-      login_id: loginId,
-      name: 'メンバー',
-      email: `${loginId}@example.com`,
-      password_hash: await hashPassword(PASSWORD),
-    });
-    const signedIn = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-    const response = await usage(signedIn.body.data.attributes.authorizationToken);
+    const org = await signedInOwner(app);
+    const response = await usage(await memberToken(app, org.organizationId));
     expect(response.status).toBe(403);
     expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
   });
 
   it("never counts or shows another organization's usage", async () => {
-    const a = await admin();
-    const b = await admin();
+    const a = await signedInOwner(app);
+    const b = await signedInOwner(app);
     const at = new Date('2026-03-15T00:00:00Z');
     await record(a.organizationId, 'documents', 7, at);
     await record(b.organizationId, 'documents', 1, at);

@@ -1,5 +1,5 @@
 import type { TestApp } from './app.ts';
-import { currentTermsId, PASSWORD, signIn, signInBody, signUpOrganization, uniqueLoginId } from './accounts.ts';
+import { currentTermsId, firstGroupId, PASSWORD, signedInOwner, signInBody, uniqueLoginId } from './accounts.ts';
 import { recipientOf, waitForMail } from './mail.ts';
 
 export const NO_TASKS = {
@@ -10,10 +10,8 @@ export const NO_TASKS = {
 
 /** A signed-up organization, its owner's token and the default group sign-up created. */
 export async function adminSession(app: TestApp, overrides: Record<string, unknown> = {}) {
-  const org = await signUpOrganization(app, overrides);
-  const { authorizationToken: token } = await signIn(app, org.loginId);
-  const group = await app.service.deps.knex('groups').where({ organization_id: org.organizationId }).first('id');
-  return { ...org, token, defaultGroupId: group.id as string };
+  const session = await signedInOwner(app, overrides);
+  return { ...session, defaultGroupId: await firstGroupId(app, session.organizationId) };
 }
 
 export type AdminSession = Awaited<ReturnType<typeof adminSession>>;
