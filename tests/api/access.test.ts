@@ -1,14 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../core/auth/passwords.ts';
+import { loadContract } from '../../core/contract/document.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import {
-  currentTermsId,
-  PASSWORD,
-  signIn,
-  signInBody,
-  signUpOrganization,
-  uniqueLoginId,
-} from '../helpers/accounts.ts';
+import { memberToken, PASSWORD, signedInOwner, signInBody } from '../helpers/accounts.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -21,40 +15,17 @@ const ipList = (...cidrs: string[]) => ({
   data: cidrs.map((cidr) => ({ type: 'IpRestriction', attributes: { cidr } })),
 });
 
-async function standardOrganization() {
-  const org = await signUpOrganization(app);
-  await app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan: 'standard' });
-  return org;
-}
-
-/** A member who is not an administrator (user management arrives with issue [3/5]; the row is written directly). */
-async function addMember(organizationId: string) {
-  const loginId = uniqueLoginId('member');
-  await app.service.deps.knex('users').insert({
-    organization_id: organizationId,
-    login_id: loginId,
-    name: 'メンバー',
-    email: `${loginId}@example.com`,
-    password_hash: await hashPassword(PASSWORD),
-  });
-  const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-  expect(response.status).toBe(201);
-  return response.body.data.attributes.authorizationToken as string;
-}
-
 describe('plan features', () => {
   it('refuses a feature the free plan lacks with 403 PLAN_FEATURE_UNAVAILABLE', async () => {
-    const org = await signUpOrganization(app);
-    const { authorizationToken } = await signIn(app, org.loginId);
-    const response = await app.api.call('listIpRestrictions', { token: authorizationToken });
+    const { token } = await signedInOwner(app);
+    const response = await app.api.call('listIpRestrictions', { token });
     expect(response.status).toBe(403);
     expect(response.body.errors[0].code).toBe('PLAN_FEATURE_UNAVAILABLE');
   });
 
   it('opens the feature on the standard plan', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken } = await signIn(app, org.loginId);
-    const response = await app.api.call('listIpRestrictions', { token: authorizationToken });
+    const { token } = await signedInOwner(app, { plan: 'standard' });
+    const response = await app.api.call('listIpRestrictions', { token });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([]);
     expect(response.body.meta.maxEntries).toBe(100);
@@ -63,8 +34,8 @@ describe('plan features', () => {
 
 describe('permissions', () => {
   it('refuses an administrator-only operation to a member with 403 FUNCTION_NOT_PERMITTED', async () => {
-    const org = await standardOrganization();
-    const token = await addMember(org.organizationId);
+    const org = await signedInOwner(app, { plan: 'standard' });
+    const token = await memberToken(app, org.organizationId);
     const response = await app.api.call('listIpRestrictions', { token });
     expect(response.status).toBe(403);
     expect(response.body.errors[0].code).toBe('FUNCTION_NOT_PERMITTED');
@@ -74,8 +45,7 @@ describe('permissions', () => {
 
 describe('IP restriction', () => {
   it('allows requests from a listed range and refuses others with 403 IP_RESTRICTED on every authenticated route', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
+    const { token } = await signedInOwner(app, { plan: 'standard', signInHeaders: from('203.0.113.7') });
     const saved = await app.api.call('replaceIpRestrictions', {
       token,
       body: ipList('203.0.113.0/24', '198.51.100.10'),
@@ -97,9 +67,28 @@ describe('IP restriction', () => {
     expect(signOutDenied.body.errors[0].code).toBe('IP_RESTRICTED');
   });
 
+  it('refuses every authenticated operation of the contract from an unlisted address, downloads included', async () => {
+    const { token } = await signedInOwner(app, { plan: 'professional', signInHeaders: from('203.0.113.7') });
+    await app.api.call('replaceIpRestrictions', {
+      token,
+      body: ipList('203.0.113.0/24'),
+      headers: from('203.0.113.7'),
+    });
+    const operations = [...loadContract().operations.values()].filter((op) => op.authenticated);
+    expect(operations.map((op) => op.operationId)).toEqual(
+      expect.arrayContaining(['downloadOperationLogs', 'downloadSignRecords', 'exportUsersCsv', 'listUsers']),
+    );
+    for (const op of operations) {
+      const params = Object.fromEntries(
+        op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, randomUUID()]),
+      );
+      const response = await app.api.call(op.operationId as never, { token, params, headers: from('192.0.2.1') });
+      expect([response.status, response.body?.errors?.[0]?.code], op.operationId).toEqual([403, 'IP_RESTRICTED']);
+    }
+  });
+
   it('refuses sign-in from an address outside the list', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
+    const { token, ...org } = await signedInOwner(app, { plan: 'standard', signInHeaders: from('203.0.113.7') });
     await app.api.call('replaceIpRestrictions', {
       token,
       body: ipList('203.0.113.0/24'),
@@ -114,8 +103,7 @@ describe('IP restriction', () => {
   });
 
   it('requires the first registration to include the caller’s own address', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
+    const { token, ...org } = await signedInOwner(app, { plan: 'standard', signInHeaders: from('203.0.113.7') });
     const response = await app.api.call('replaceIpRestrictions', {
       token,
       body: ipList('10.0.0.0/8'),
@@ -131,8 +119,7 @@ describe('IP restriction', () => {
   });
 
   it('refuses to remove the caller’s own address from the list', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken: token } = await signIn(app, org.loginId, PASSWORD, from('203.0.113.7'));
+    const { token } = await signedInOwner(app, { plan: 'standard', signInHeaders: from('203.0.113.7') });
     await app.api.call('replaceIpRestrictions', {
       token,
       body: ipList('203.0.113.7', '10.0.0.0/8'),
@@ -149,8 +136,7 @@ describe('IP restriction', () => {
   });
 
   it('reports each malformed entry at its own pointer', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken: token } = await signIn(app, org.loginId);
+    const { token } = await signedInOwner(app, { plan: 'standard' });
     const response = await app.api.call('replaceIpRestrictions', {
       token,
       body: ipList('127.0.0.1', '300.1.1.1', '10.0.0.0/33', 'fe80::1'),
@@ -166,8 +152,7 @@ describe('IP restriction', () => {
   });
 
   it('logs each change of the list with what it was and what it became', async () => {
-    const org = await standardOrganization();
-    const { authorizationToken: token } = await signIn(app, org.loginId);
+    const { token, ...org } = await signedInOwner(app, { plan: 'standard' });
     await app.api.call('replaceIpRestrictions', { token, body: ipList('127.0.0.1') });
     const log = await app.service.deps
       .knex('operation_logs')
@@ -217,11 +202,10 @@ describe('error model', () => {
   it('hides the cause of a 500 and tells only the trace id', async () => {
     const failing = await startApp();
     try {
-      const org = await signUpOrganization(failing);
-      const { authorizationToken } = await signIn(failing, org.loginId);
+      const { token } = await signedInOwner(failing);
       // A real failure: the table the authenticator reads is gone.
       await failing.service.deps.knex.raw('DROP TABLE ip_restrictions');
-      const response = await failing.api.call('getCurrentUser', { token: authorizationToken });
+      const response = await failing.api.call('getCurrentUser', { token });
       expect(response.status).toBe(500);
       const [error] = response.body.errors;
       expect(error.code).toBe('INTERNAL_ERROR');
