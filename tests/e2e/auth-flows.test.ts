@@ -1,21 +1,26 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   DESKTOP,
+  exact,
+  field,
+  heading,
+  landedOn,
   LANGUAGE_KEY,
   type Language,
   mailedLink,
   MOBILE,
   PASSWORD,
-  restoreSession,
   screenshot,
   SESSION_TIMESTAMP_KEY,
   signIn,
   signUpOrganization,
   storedTokens,
+  switchLanguage,
   TEXTS,
+  toast,
+  useApp,
   useBrowser,
 } from '../helpers/browser.ts';
 
@@ -26,35 +31,8 @@ const MINUTE = 60_000;
 /** The spec's 5 s auto-close plus react-toastify's exit animation, with room for a slow two-core machine. */
 const TOAST_GONE_WITHIN = 10_000;
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
-
-const exact = { exact: true } as const;
-
-function field(page: Page, label: string): Locator {
-  return page.getByLabel(label, exact);
-}
-
-async function heading(page: Page, name: string): Promise<Locator> {
-  const locator = page.getByRole('heading', { level: 1, name, exact: true });
-  await locator.waitFor();
-  return locator;
-}
-
-async function landedOn(page: Page, pathname: string): Promise<URL> {
-  await page.waitForURL((url) => url.pathname === pathname);
-  return new URL(page.url());
-}
-
-/** The toast with this text (react-toastify gives each toast role="alert"). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('.Toastify__toast').filter({ hasText: text });
-}
 
 /** Fills the sign-in form and submits it (the page must show /login). */
 async function submitSignIn(page: Page, loginId: string, password: string, language: Language = 'ja') {
@@ -71,12 +49,6 @@ async function signInToDashboard(page: Page, loginId: string, password = PASSWOR
   await submitSignIn(page, loginId, password, language);
   await landedOn(page, '/');
   await heading(page, TEXTS[language].auth.home.title);
-}
-
-async function switchLanguage(page: Page, from: Language, to: Language) {
-  const select = page.getByRole('combobox', { name: TEXTS[from].common.language.label });
-  await Promise.all([page.waitForEvent('load'), select.selectOption(to)]);
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, to);
 }
 
 async function horizontalOverflow(page: Page): Promise<number> {
@@ -283,13 +255,7 @@ describe('toasts', () => {
   for (const viewport of [DESKTOP, MOBILE]) {
     it(`appear at top centre (80vw, max 600 px) without close button or progress bar and close by themselves after about 5 s, at ${viewport.width} px`, async () => {
       const { auth, common } = TEXTS.ja;
-      const org = await signUpOrganization(app);
-      const pair = await signIn(app, org.loginId, org.password);
-      const page = await browser.open({ app, viewport });
-      await page.goto('/login');
-      await restoreSession(page, pair);
-      await page.goto('/');
-      await heading(page, auth.home.title);
+      const { page } = await browser.openAsOwner({ app, viewport, path: '/', heading: auth.home.title });
       if (viewport.width < 760) await page.getByRole('button', { name: common.nav.openMenu, exact: true }).click();
       await page.getByRole('button', { name: common.nav.signOut, exact: true }).click();
       await page.mouse.move(1, viewport.height - 1); // away from where the toast appears: hovering would pause it

@@ -1,42 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import en from '../../web/src/features/batch/i18n/en.json' with { type: 'json' };
 import ja from '../../web/src/features/batch/i18n/ja.json' with { type: 'json' };
-import { startApp, type TestApp } from '../helpers/app.ts';
 import {
-  DESKTOP,
+  exact,
+  type Language,
   MOBILE,
-  restoreSession,
   screenshot,
-  signIn,
-  signUpOrganization,
   TEXTS,
-  UI_TIMEOUT,
+  useApp,
   useBrowser,
+  type Viewport,
 } from '../helpers/browser.ts';
 
 // The CSV batch editing screen in chromium against the real service: upload through the file input, preview,
 // apply, result; the API only prepares the organization and checks what the server ended up with.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
-const exact = { exact: true } as const;
 
-async function openScreen(options: { language?: 'ja' | 'en'; viewport?: { width: number; height: number } } = {}) {
-  const org = await signUpOrganization(app);
-  const pair = await signIn(app, org.loginId, org.password);
+async function openScreen(options: { language?: Language; viewport?: Viewport } = {}) {
+  const title = options.language === 'en' ? en.title : ja.title;
+  const { org, pair, page } = await browser.openAsOwner({
+    app,
+    ...options,
+    path: '/organizations/settings/batch',
+    heading: title,
+  });
   const groups = await app.api.call('listGroups', { token: pair.authorizationToken });
   const group = groups.body.data[0].attributes.name as string;
-  const page = await browser.open({ app, viewport: options.viewport ?? DESKTOP, language: options.language });
-  await page.goto('/login');
-  await restoreSession(page, pair);
-  await page.goto('/organizations/settings/batch');
-  const title = options.language === 'en' ? en.title : ja.title;
-  await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ timeout: UI_TIMEOUT });
   return { org, pair, page, group };
 }
 

@@ -1,28 +1,21 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
 import {
+  landedOn,
   LANGUAGE_KEY,
-  type Language,
   MOBILE,
-  restoreSession,
   screenshot,
-  signIn,
-  signUpOrganization,
   storedTokens,
+  switchLanguage,
   TEXTS,
+  useApp,
   useBrowser,
 } from '../helpers/browser.ts';
 
 // The workbench served by the real service: fallback pages, the login guard's redirects and the one-time group.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
 
 /** The logo image is on the page and actually loaded (not a broken image). */
@@ -31,19 +24,6 @@ async function expectLogo(page: Page) {
   await logo.waitFor();
   expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await page.locator('main').getByText(TEXTS.ja.common.appName, { exact: true }).first().waitFor();
-}
-
-/** Waits until the browser shows `pathname` and returns its query. */
-async function landedOn(page: Page, pathname: string): Promise<URLSearchParams> {
-  await page.waitForURL((url) => url.pathname === pathname);
-  return new URL(page.url()).searchParams;
-}
-
-/** Picks a language in the switch, which stores it and reloads the page. */
-async function switchLanguage(page: Page, from: Language, to: Language) {
-  const select = page.getByRole('combobox', { name: TEXTS[from].common.language.label });
-  await Promise.all([page.waitForEvent('load'), select.selectOption(to)]);
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, to);
 }
 
 describe('not-found page', () => {
@@ -88,7 +68,7 @@ describe('the login guard without a session', () => {
   it('sends /error-403 to /login with the original path as redirect (no timeout flag)', async () => {
     const page = await browser.open({ app });
     await page.goto('/error-403');
-    const query = await landedOn(page, '/login');
+    const query = (await landedOn(page, '/login')).searchParams;
     expect(query.get('redirect')).toBe('/error-403');
     expect(query.has('timeout')).toBe(false);
     // The forbidden page itself never rendered for a signed-out visitor.
@@ -99,23 +79,18 @@ describe('the login guard without a session', () => {
   it('sends / to /login?redirect=/ and keeps path and query of a deeper protected page', async () => {
     const page = await browser.open({ app });
     await page.goto('/');
-    expect((await landedOn(page, '/login')).get('redirect')).toBe('/');
+    expect((await landedOn(page, '/login')).searchParams.get('redirect')).toBe('/');
     expect(await storedTokens(page)).toBeNull();
 
     await page.goto('/business-flows/abc?tab=docs');
-    const query = await landedOn(page, '/login');
+    const query = (await landedOn(page, '/login')).searchParams;
     expect(query.get('redirect')).toBe('/business-flows/abc?tab=docs');
     expect(query.has('timeout')).toBe(false);
     await screenshot(page, 'guard-protected-to-login');
   });
 
   it('shows the forbidden page with the logo at /error-403 once signed in, in one main landmark', async () => {
-    const org = await signUpOrganization(app);
-    const pair = await signIn(app, org.loginId, org.password);
-    const page = await browser.open({ app });
-    await page.goto('/login');
-    await restoreSession(page, pair);
-    await page.goto('/error-403');
+    const { page } = await browser.openAsOwner({ app, path: '/error-403' });
     const forbidden = TEXTS.ja.common.fallback.forbidden;
     await page.getByRole('heading', { level: 1, name: forbidden.heading }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/error-403');

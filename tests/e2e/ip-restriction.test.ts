@@ -1,19 +1,20 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import en from '../../web/src/features/organization/i18n/en.json' with { type: 'json' };
 import ja from '../../web/src/features/organization/i18n/ja.json' with { type: 'json' };
-import { startApp, type TestApp } from '../helpers/app.ts';
 import {
-  DESKTOP,
+  exact,
+  type Language,
   LANGUAGE_KEY,
   MOBILE,
-  restoreSession,
   screenshot,
   signIn,
   signUpOrganization,
   TEXTS,
   UI_TIMEOUT,
+  useApp,
   useBrowser,
+  type Viewport,
 } from '../helpers/browser.ts';
 
 // The IP restriction screen in chromium against the real service. The browser connects from 127.0.0.1, which is
@@ -22,17 +23,11 @@ import {
 const FOREIGN = '203.0.113.0/24';
 const OWN = '127.0.0.1/32';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
-const exact = { exact: true } as const;
 
 /** An organization's owner with the screen open; the plan is set through the owner's plan API. */
-async function openScreen(options: { plan: 'free' | 'standard'; viewport?: { width: number; height: number } }) {
+async function openScreen(options: { plan: 'free' | 'standard'; viewport?: Viewport; language?: Language }) {
   const org = await signUpOrganization(app);
   const pair = await signIn(app, org.loginId, org.password);
   if (options.plan === 'standard') {
@@ -42,11 +37,14 @@ async function openScreen(options: { plan: 'free' | 'standard'; viewport?: { wid
     });
     expect(changed.status).toBe(200);
   }
-  const page = await browser.open({ app, viewport: options.viewport ?? DESKTOP });
-  await page.goto('/login');
-  await restoreSession(page, pair);
-  await page.goto('/organizations/settings/ip-restrictions');
-  await page.getByRole('heading', { level: 1, name: ja.ip.title, exact: true }).waitFor({ timeout: UI_TIMEOUT });
+  const page = await browser.openSignedIn({
+    app,
+    session: pair,
+    viewport: options.viewport,
+    language: options.language,
+    path: '/organizations/settings/ip-restrictions',
+    heading: (options.language === 'en' ? en : ja).ip.title,
+  });
   return { org, pair, page };
 }
 
@@ -96,17 +94,7 @@ describe('IP restriction screen', () => {
   });
 
   it('works at 360 px wide in English: every control is reachable and named', async () => {
-    const org = await signUpOrganization(app);
-    const pair = await signIn(app, org.loginId, org.password);
-    await app.api.call('changeOrganizationPlan', {
-      token: pair.authorizationToken,
-      body: { data: { type: 'OrganizationPlan', attributes: { plan: 'standard', options: [], lockVersion: 0 } } },
-    });
-    const page = await browser.open({ app, viewport: MOBILE, language: 'en' });
-    await page.goto('/login');
-    await restoreSession(page, pair);
-    await page.goto('/organizations/settings/ip-restrictions');
-    await page.getByRole('heading', { level: 1, name: en.ip.title, exact: true }).waitFor({ timeout: UI_TIMEOUT });
+    const { page } = await openScreen({ plan: 'standard', viewport: MOBILE, language: 'en' });
     await page.getByRole('button', { name: en.ip.addMine, exact: true }).click();
     await row(page, OWN).waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { measureLoginRoute } from '../../bench/web-size.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { TEXTS, useBrowser } from '../helpers/browser.ts';
+import { TEXTS, useApp, useBrowser } from '../helpers/browser.ts';
 
 // `npm run bench` reports the size of what /login loads, computed from web/dist; this checks that computation
 // against what chromium really fetches when it opens the page.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
 
 it('opening /login fetches exactly the scripts and stylesheets bench/web-size.ts counts, and no lazy screen', async () => {

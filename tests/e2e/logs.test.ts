@@ -1,38 +1,33 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../core/auth/passwords.ts';
 import ja from '../../web/src/features/logs/i18n/ja.json' with { type: 'json' };
 import { currentTermsId, signInBody, uniqueLoginId } from '../helpers/accounts.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
 import {
+  exact,
   MOBILE,
   PASSWORD,
-  restoreSession,
+  type SessionTokens,
   signIn,
   signUpOrganization,
   TEXTS,
-  UI_TIMEOUT,
+  useApp,
   useBrowser,
 } from '../helpers/browser.ts';
 
 // The logs screen in chromium against the real service, at 360 px wide.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
-const exact = { exact: true } as const;
 
-async function openScreen(pair: { authorizationToken: string; refreshToken: string }) {
-  const page = await browser.open({ app, viewport: MOBILE });
-  await page.goto('/login');
-  await restoreSession(page, pair);
-  await page.goto('/organizations/settings/logs');
-  await page.getByRole('heading', { level: 1, name: ja.title, exact: true }).waitFor({ timeout: UI_TIMEOUT });
-  return page;
+function openScreen(session: SessionTokens) {
+  return browser.openSignedIn({
+    app,
+    session,
+    viewport: MOBILE,
+    path: '/organizations/settings/logs',
+    heading: ja.title,
+  });
 }
 
 describe('logs screen', () => {

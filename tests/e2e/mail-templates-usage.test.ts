@@ -1,39 +1,19 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordUsage } from '../../core/modules/usage/counters.ts';
 import mailEn from '../../web/src/features/mail-templates/i18n/en.json' with { type: 'json' };
 import usageEn from '../../web/src/features/usage/i18n/en.json' with { type: 'json' };
-import { startApp, type TestApp } from '../helpers/app.ts';
-import {
-  DESKTOP,
-  LANGUAGE_KEY,
-  MOBILE,
-  restoreSession,
-  screenshot,
-  signIn,
-  signUpOrganization,
-  UI_TIMEOUT,
-  useBrowser,
-} from '../helpers/browser.ts';
+import { LANGUAGE_KEY, MOBILE, screenshot, UI_TIMEOUT, useApp, useBrowser, type Viewport } from '../helpers/browser.ts';
 import { recipientOf, waitForMail } from '../helpers/mail.ts';
 
 // The mail templates and usage screens in chromium (English UI), against the real service.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
 
-async function signedInAdmin(viewport: { width: number; height: number } = DESKTOP) {
-  const org = await signUpOrganization(app, { locale: 'en' });
-  const pair = await signIn(app, org.loginId);
-  const page = await browser.open({ app, language: 'en', viewport });
-  await page.goto('/login');
+async function signedInAdmin(viewport?: Viewport) {
+  const { org, page } = await browser.openAsOwner({ app, language: 'en', viewport, overrides: { locale: 'en' } });
   await page.evaluate((key) => window.localStorage.setItem(key, 'en'), LANGUAGE_KEY);
-  await restoreSession(page, pair);
   return { org, page };
 }
 

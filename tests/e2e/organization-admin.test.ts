@@ -1,19 +1,21 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import groupsJa from '../../web/src/features/groups/i18n/ja.json' with { type: 'json' };
 import rolesJa from '../../web/src/features/roles/i18n/ja.json' with { type: 'json' };
 import usersJa from '../../web/src/features/users/i18n/ja.json' with { type: 'json' };
 import { DATA_LIST_TEXTS } from '../../web/src/components/data-list-texts.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
 import {
+  exact,
+  heading,
+  landedOn,
   MOBILE,
-  restoreSession,
   screenshot,
   signIn,
-  signUpOrganization,
   TEXTS,
+  toast,
+  useApp,
   useBrowser,
+  type Viewport,
 } from '../helpers/browser.ts';
 import { currentTermsId } from '../helpers/accounts.ts';
 import { recipientOf, waitForMail } from '../helpers/mail.ts';
@@ -21,43 +23,14 @@ import { recipientOf, waitForMail } from '../helpers/mail.ts';
 // The users, groups and roles screens in chromium against the real service: an administrator builds a group, a
 // role and a user through the screens, and the invited user signs in with the mailed temporary password.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
-const exact = { exact: true } as const;
 const { auth, errors, common } = TEXTS.ja;
 const list = DATA_LIST_TEXTS.ja;
 
-async function heading(page: Page, name: string): Promise<Locator> {
-  const locator = page.getByRole('heading', { level: 1, name, exact: true });
-  await locator.waitFor();
-  return locator;
-}
-
-function toast(page: Page, text: string): Locator {
-  return page.locator('.Toastify__toast').filter({ hasText: text });
-}
-
-async function landedOn(page: Page, pathname: string | RegExp): Promise<URL> {
-  await page.waitForURL((url) =>
-    typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname),
-  );
-  return new URL(page.url());
-}
-
 /** An organization and a page signed in as its owner (an administrator), showing `path`. */
-async function adminPage(path: string, viewport?: { width: number; height: number }) {
-  const org = await signUpOrganization(app);
-  const pair = await signIn(app, org.loginId, org.password);
-  const page = await browser.open({ app, viewport });
-  await page.goto('/login');
-  await restoreSession(page, pair);
-  await page.goto(path);
-  return { org, token: pair.authorizationToken, page };
+function adminPage(path: string, viewport?: Viewport) {
+  return browser.openAsOwner({ app, viewport, path });
 }
 
 /** The organization's first group (created with it at sign-up). */
@@ -310,12 +283,12 @@ describe('organization administration in the browser', () => {
       },
     });
     expect(changed.status).toBe(201);
-    const page = await browser.open({ app });
-    await page.goto('/login');
-    await restoreSession(page, changed.body.data.attributes);
-
-    await page.goto('/organizations/settings/users');
-    await heading(page, usersJa.title);
+    const page = await browser.openSignedIn({
+      app,
+      session: changed.body.data.attributes,
+      path: '/organizations/settings/users',
+      heading: usersJa.title,
+    });
     await page.getByRole('link', { name: leaderId, ...exact }).waitFor();
     expect(await page.getByRole('link', { name: usersJa.list.create, ...exact }).count()).toBe(0);
     const settingsNav = page.getByRole('navigation', { name: common.settings.menuLabel });

@@ -1,22 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ja from '../../web/src/features/organization/i18n/ja.json' with { type: 'json' };
-import { startApp, type TestApp } from '../helpers/app.ts';
-import {
-  restoreSession,
-  screenshot,
-  signIn,
-  signUpOrganization,
-  TEXTS,
-  UI_TIMEOUT,
-  useBrowser,
-} from '../helpers/browser.ts';
+import { exact, screenshot, TEXTS, useApp, useBrowser } from '../helpers/browser.ts';
 import { CorporateNumberApi } from '../peers/corporate-number-api.ts';
 
 // The organization information and password policy screens in chromium against the real service and the local
 // corporate number service double.
 
 const NUMBER = '7000012050002';
-let app: TestApp;
 let peer: CorporateNumberApi;
 beforeAll(async () => {
   peer = await CorporateNumberApi.start();
@@ -27,31 +17,20 @@ beforeAll(async () => {
     cityName: '千代田区',
     streetNumber: '霞が関3丁目1-1',
   });
-  app = await startApp({
-    env: {
-      CORPORATE_NUMBER_API_URL: peer.url,
-      CORPORATE_NUMBER_API_APP_ID: 'e2e',
-      CORPORATE_NUMBER_API_TIMEOUT_MS: '500',
-    },
-  });
 });
-afterAll(async () => {
-  await app?.close();
-  await peer?.stop();
-});
-
+afterAll(() => peer?.stop());
+// Registered after the peer's hooks: started once the peer runs, closed before it stops.
+const app = useApp(() => ({
+  env: {
+    CORPORATE_NUMBER_API_URL: peer.url,
+    CORPORATE_NUMBER_API_APP_ID: 'e2e',
+    CORPORATE_NUMBER_API_TIMEOUT_MS: '500',
+  },
+}));
 const browser = useBrowser();
-const exact = { exact: true } as const;
 
-async function openAs(path: string, heading: string) {
-  const org = await signUpOrganization(app);
-  const pair = await signIn(app, org.loginId, org.password);
-  const page = await browser.open({ app });
-  await page.goto('/login');
-  await restoreSession(page, pair);
-  await page.goto(path);
-  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor({ timeout: UI_TIMEOUT });
-  return { org, pair, page };
+function openAs(path: string, heading: string) {
+  return browser.openAsOwner({ app, path, heading });
 }
 
 describe('organization settings screens', () => {

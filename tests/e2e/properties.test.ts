@@ -1,39 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ja from '../../web/src/features/properties/i18n/ja.json' with { type: 'json' };
-import { startApp, type TestApp } from '../helpers/app.ts';
 import {
-  DESKTOP,
+  exact,
   MOBILE,
-  restoreSession,
   screenshot,
   signIn,
   signUpOrganization,
   TEXTS,
-  UI_TIMEOUT,
+  useApp,
   useBrowser,
+  type Viewport,
 } from '../helpers/browser.ts';
 
 // The custom property screens in chromium against the real service; the API checks what the server stored.
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startApp();
-});
-afterAll(() => app?.close());
-
+const app = useApp();
 const browser = useBrowser();
-const exact = { exact: true } as const;
 const errors = TEXTS.ja.errors as Record<string, string>;
 
-async function openScreen(plan: 'free' | 'standard', viewport: { width: number; height: number } = DESKTOP) {
+async function openScreen(plan: 'free' | 'standard', viewport?: Viewport) {
   const org = await signUpOrganization(app);
   await app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan });
   const pair = await signIn(app, org.loginId, org.password);
-  const page = await browser.open({ app, viewport });
-  await page.goto('/login');
-  await restoreSession(page, pair);
-  await page.goto('/organizations/settings/properties');
-  await page.getByRole('heading', { level: 1, name: ja.title, exact: true }).waitFor({ timeout: UI_TIMEOUT });
+  const page = await browser.openSignedIn({
+    app,
+    session: pair,
+    viewport,
+    path: '/organizations/settings/properties',
+    heading: ja.title,
+  });
   return { org, token: pair.authorizationToken, page };
 }
 

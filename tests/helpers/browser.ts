@@ -1,7 +1,7 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, onTestFailed } from 'vitest';
 import enAuth from '../../web/src/i18n/en/auth.json' with { type: 'json' };
 import enCommon from '../../web/src/i18n/en/common.json' with { type: 'json' };
@@ -9,7 +9,8 @@ import enErrors from '../../web/src/i18n/en/errors.json' with { type: 'json' };
 import jaAuth from '../../web/src/i18n/ja/auth.json' with { type: 'json' };
 import jaCommon from '../../web/src/i18n/ja/common.json' with { type: 'json' };
 import jaErrors from '../../web/src/i18n/ja/errors.json' with { type: 'json' };
-import type { TestApp } from './app.ts';
+import { signIn, signUpOrganization } from './accounts.ts';
+import { startApp, type TestApp } from './app.ts';
 import { recipientOf, waitForMail } from './mail.ts';
 
 /** Debian's chromium; playwright-core never downloads a browser. */
@@ -43,6 +44,17 @@ export const LANGUAGE_KEY = 'keiyaku.language';
 export const TOKENS_KEY = 'keiyaku.tokens';
 export const SESSION_TIMESTAMP_KEY = 'keiyaku.sessionTimestamp';
 
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+/** The tokens the API's sign-in answers with. */
+export interface SessionTokens {
+  authorizationToken: string;
+  refreshToken: string;
+}
+
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 360, height: 740 } as const;
 
@@ -54,12 +66,46 @@ export interface OpenOptions {
   app: TestApp;
   /** The workbench language stored before the first page loads (ja, the default, when omitted). */
   language?: Language;
-  viewport?: { width: number; height: number };
+  viewport?: Viewport;
+}
+
+export interface SignedInOptions extends OpenOptions {
+  /** Opened once the session is in place. */
+  path?: string;
+  /** The level-1 heading (exact text) to wait for on `path`. */
+  heading?: string;
 }
 
 export interface BrowserHarness {
   /** A fresh context (own storage, cookies, clock) and page for this test; closed after the test. */
   open(options: OpenOptions): Promise<Page>;
+  /** A page that opens /login, takes over `session` (see restoreSession), then opens `path` and waits for `heading`. */
+  openSignedIn(options: SignedInOptions & { session: SessionTokens }): Promise<Page>;
+  /**
+   * A new organization (sign-up `overrides` as signUpOrganization takes them), its owner (an administrator) signed in
+   * over the API, and a page with that session as openSignedIn opens it.
+   */
+  openAsOwner(
+    options: SignedInOptions & { overrides?: Record<string, unknown> },
+  ): Promise<{ org: Awaited<ReturnType<typeof signUpOrganization>>; pair: SessionTokens; token: string; page: Page }>;
+}
+
+type StartOptions = NonNullable<Parameters<typeof startApp>[0]>;
+
+/**
+ * Starts the service before the calling test file's tests and closes it after them. The returned object takes on
+ * the started app's fields in beforeAll, so tests use it as the app. `options` may be a function, for options known
+ * only once an earlier beforeAll has run (a peer's URL).
+ */
+export function useApp(options?: StartOptions | (() => StartOptions)): TestApp {
+  const app = {} as TestApp;
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startApp(typeof options === 'function' ? options() : options);
+    Object.assign(app, started);
+  });
+  afterAll(() => started?.close());
+  return app;
 }
 
 /**
@@ -84,41 +130,97 @@ export function useBrowser(): BrowserHarness {
     await browser?.close();
   });
 
-  return {
-    async open({ app, language, viewport = DESKTOP }) {
-      if (!browser) throw new Error('useBrowser(): the browser is not running (call open() inside a test)');
-      const context = await browser.newContext({
-        baseURL: app.url,
-        viewport,
-        locale: language === 'en' ? 'en-US' : 'ja-JP',
-        timezoneId: 'Asia/Tokyo',
-      });
-      contexts.push(context);
-      context.setDefaultTimeout(UI_TIMEOUT);
-      context.setDefaultNavigationTimeout(30_000);
-      if (language) {
-        // Only before the first choice: a language switch made by the test must survive reloads.
-        await context.addInitScript(
-          ({ key, value }) => {
-            if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
-          },
-          { key: LANGUAGE_KEY, value: language },
-        );
-      }
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
-      });
-      onTestFailed(async ({ task }) => {
-        if (problems.length > 0) console.error(`Browser problems in "${task.name}":\n  ${problems.join('\n  ')}`);
-        console.error(`Page URL at failure: ${page.url()}`);
-        await screenshot(page, `failed-${task.name}`).catch(() => undefined);
-      });
-      return page;
-    },
-  };
+  async function open({ app, language, viewport = DESKTOP }: OpenOptions): Promise<Page> {
+    if (!browser) throw new Error('useBrowser(): the browser is not running (call open() inside a test)');
+    const context = await browser.newContext({
+      baseURL: app.url,
+      viewport,
+      locale: language === 'en' ? 'en-US' : 'ja-JP',
+      timezoneId: 'Asia/Tokyo',
+    });
+    contexts.push(context);
+    context.setDefaultTimeout(UI_TIMEOUT);
+    context.setDefaultNavigationTimeout(30_000);
+    if (language) {
+      // Only before the first choice: a language switch made by the test must survive reloads.
+      await context.addInitScript(
+        ({ key, value }) => {
+          if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, value);
+        },
+        { key: LANGUAGE_KEY, value: language },
+      );
+    }
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+    });
+    onTestFailed(async ({ task }) => {
+      if (problems.length > 0) console.error(`Browser problems in "${task.name}":\n  ${problems.join('\n  ')}`);
+      console.error(`Page URL at failure: ${page.url()}`);
+      await screenshot(page, `failed-${task.name}`).catch(() => undefined);
+    });
+    return page;
+  }
+
+  async function openSignedIn({
+    session,
+    path,
+    heading: title,
+    ...options
+  }: SignedInOptions & { session: SessionTokens }) {
+    const page = await open(options);
+    await page.goto('/login');
+    await restoreSession(page, session);
+    if (path) await page.goto(path);
+    if (title) await heading(page, title);
+    return page;
+  }
+
+  async function openAsOwner({ overrides, ...options }: SignedInOptions & { overrides?: Record<string, unknown> }) {
+    const org = await signUpOrganization(options.app, overrides);
+    const pair = await signIn(options.app, org.loginId, org.password);
+    const page = await openSignedIn({ ...options, session: pair });
+    return { org, pair, token: pair.authorizationToken, page };
+  }
+
+  return { open, openSignedIn, openAsOwner };
+}
+
+/** Locator options for an exact text match. */
+export const exact = { exact: true } as const;
+
+/** The form control labelled exactly `label`. */
+export function field(page: Page, label: string): Locator {
+  return page.getByLabel(label, exact);
+}
+
+/** Waits for the level-1 heading with exactly this text and returns it. */
+export async function heading(page: Page, name: string): Promise<Locator> {
+  const locator = page.getByRole('heading', { level: 1, name, exact: true });
+  await locator.waitFor();
+  return locator;
+}
+
+/** Waits until the browser shows `pathname` (or a path the pattern matches) and returns the URL. */
+export async function landedOn(page: Page, pathname: string | RegExp): Promise<URL> {
+  await page.waitForURL((url) =>
+    typeof pathname === 'string' ? url.pathname === pathname : pathname.test(url.pathname),
+  );
+  return new URL(page.url());
+}
+
+/** The toast with this text (react-toastify gives each toast role="alert"). */
+export function toast(page: Page, text: string): Locator {
+  return page.locator('.Toastify__toast').filter({ hasText: text });
+}
+
+/** Picks a language in the switch, which stores it and reloads the page. */
+export async function switchLanguage(page: Page, from: Language, to: Language) {
+  const select = page.getByRole('combobox', { name: TEXTS[from].common.language.label });
+  await Promise.all([page.waitForEvent('load'), select.selectOption(to)]);
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, to);
 }
 
 /**
@@ -153,7 +255,7 @@ export { PASSWORD, signIn, signUpOrganization } from './accounts.ts';
  * claims and the activity timestamp), so a test can open a protected page without going through the sign-in screen.
  * The page must already show the workbench's origin.
  */
-export async function restoreSession(page: Page, pair: { authorizationToken: string; refreshToken: string }) {
+export async function restoreSession(page: Page, pair: SessionTokens) {
   const payload = pair.authorizationToken.split('.')[1]!;
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
   const tokens = {
