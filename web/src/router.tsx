@@ -22,7 +22,7 @@ import {
   validateSignUpSearch,
 } from './features/auth/search.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
-import { currentUserQueryOptions } from './features/home/api/get-current-user.ts';
+import { currentUserQueryOptions } from './session/current-user.ts';
 import { SessionEffects } from './session/effects.tsx';
 import { queryClient, sessionGuard, setNavigator } from './session/session.ts';
 

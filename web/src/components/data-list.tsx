@@ -1,7 +1,7 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSlowLoading } from '../api/query.ts';
-import { nextSort, PAGE_SIZES, pageCount } from './list-params.ts';
+import { type ListParams, nextSort, PAGE_SIZES, pageCount } from './list-params.ts';
 
 // The list state helpers live in list-params.ts (no i18n, unit-testable); screens that import them from here go on
 // working.
@@ -155,4 +155,96 @@ export function ListState(props: {
     );
   }
   return null;
+}
+
+/** A list's sort state as useListParams keeps it. */
+interface SortState<S extends string> {
+  params: { sort: S };
+  setSort: (sort: S) => void;
+}
+
+/** A column header factory for `list`: `sortable('name', label)` sorts the list by that field. */
+export function sortHeaders<S extends string>(list: SortState<S>) {
+  return (field: S, label: string) => (
+    <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as S)} />
+  );
+}
+
+/** What PagedTable reads of a list query (a TanStack Query result of a paged list answer). */
+interface PagedQuery {
+  isPending: boolean;
+  isSuccess: boolean;
+  isFetching: boolean;
+  error: unknown;
+  data: { meta: { total: number } } | undefined;
+  refetch: () => unknown;
+}
+
+/**
+ * A paged list's body: its state (loading, failure, empty), the table of the page's rows once there are any, and
+ * the pager. `header` is the header row's cells, `children` the body's rows.
+ */
+export function PagedTable(props: {
+  idPrefix: string;
+  list: { params: ListParams<string>; setPage: (page: number) => void; setSize: (size: number) => void };
+  query: PagedQuery;
+  rowCount: number;
+  emptyText: string;
+  searching: boolean;
+  tableLabel: string;
+  header: ReactNode;
+  children: ReactNode;
+}) {
+  const { list, query } = props;
+  return (
+    <>
+      <ListState
+        pending={query.isPending}
+        error={query.error}
+        empty={query.isSuccess && props.rowCount === 0}
+        emptyText={props.emptyText}
+        searching={props.searching}
+        onRetry={() => void query.refetch()}
+      />
+      {props.rowCount > 0 && (
+        <TableScroll label={props.tableLabel}>
+          <table className="data-table" aria-busy={query.isFetching}>
+            <thead>
+              <tr>{props.header}</tr>
+            </thead>
+            <tbody>{props.children}</tbody>
+          </table>
+        </TableScroll>
+      )}
+      <Pager
+        idPrefix={props.idPrefix}
+        page={list.params.page}
+        size={list.params.size}
+        total={query.data?.meta.total ?? 0}
+        onPage={list.setPage}
+        onSize={list.setSize}
+      />
+    </>
+  );
+}
+
+/** A small button among a table row's actions; `label` is its accessible name, naming the row too. */
+export function RowAction(props: {
+  label: string;
+  danger?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={props.danger ? 'button small danger' : 'button small'}
+      disabled={props.disabled}
+      aria-label={props.label}
+      onClick={props.onClick}
+    >
+      {props.children}
+    </button>
+  );
 }

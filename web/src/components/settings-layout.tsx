@@ -1,6 +1,6 @@
 import { Link, Outlet } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../features/home/api/get-current-user.ts';
+import { useCurrentUser } from '../session/current-user.ts';
 import { SETTINGS_SECTIONS } from './settings-sections.ts';
 
 /** The organization settings area: a section menu beside the section's screen. */

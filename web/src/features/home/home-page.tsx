@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSlowLoading } from '../../api/query.ts';
-import { useCurrentUser } from './api/get-current-user.ts';
+import { useCurrentUser } from '../../session/current-user.ts';
 import { WORKBENCH_AREAS as AREAS } from '../../components/areas.ts';
 
 /** The dashboard: who is signed in, in which organization and plan, and the areas to go on to. */

@@ -1,9 +1,9 @@
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { useCheckedForm } from '../../../components/checked-form.ts';
+import { FormActions } from '../../../components/form-actions.tsx';
 import { FormField } from '../../../components/form-field.tsx';
-import { type GroupInput, type Problem, type Problems, serverProblems, validateGroup } from '../validation.ts';
+import { type GroupInput, type Problem, serverProblems, validateGroup } from '../validation.ts';
 
 /**
  * A group's name and ID for system link, for creating and renaming. Field problems show next to the fields; other
@@ -18,33 +18,16 @@ export function GroupForm(props: {
   onCancel?: () => void;
 }) {
   const { t } = useTranslation(['groups', 'errors']);
-  const [input, setInput] = useState(props.initial);
-  const [problems, setProblems] = useState<Problems>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const [pending, setPending] = useState(false);
+  const form = useCheckedForm({
+    initial: props.initial,
+    validate: validateGroup,
+    serverProblems,
+    fieldId: (name) => `${props.idPrefix}-${name}`,
+    onSubmit: props.onSubmit,
+  });
+  const { input, problems } = form;
   const text = (problem: Problem) =>
     problem.reason ? t(`validation.${problem.reason}`, problem.params) : t(`errors:${problem.code}`);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateGroup(input);
-    setProblems(found);
-    setFailure(null);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`${props.idPrefix}-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
-    setPending(true);
-    try {
-      await props.onSubmit(input);
-    } catch (error) {
-      const placed = error instanceof ApiError ? serverProblems(error.errors) : {};
-      setProblems(placed);
-      if (Object.keys(placed).length === 0) setFailure(error);
-    } finally {
-      setPending(false);
-    }
-  };
 
   const field = (name: keyof GroupInput) => ({
     id: `${props.idPrefix}-${name}`,
@@ -54,29 +37,23 @@ export function GroupForm(props: {
     errors: (problems[name] ?? []).map(text),
     autoComplete: 'off',
     maxLength: 100,
-    onChange: (event: { target: { value: string } }) => {
-      setInput((previous) => ({ ...previous, [name]: event.target.value }));
-      setProblems(({ [name]: _dropped, ...rest }) => rest);
-    },
+    onChange: form.changeText(name),
   });
 
   return (
-    <form onSubmit={submit} noValidate className="admin-form">
-      <ApiErrorNotice error={failure} onReload={props.onReload} />
+    <form onSubmit={form.submit} noValidate className="admin-form">
+      <ApiErrorNotice error={form.failure} onReload={props.onReload} />
       <div className="form-grid">
         <FormField {...field('name')} required />
         <FormField {...field('systemLinkId')} hint={t('hints.systemLinkId')} />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={pending}>
-          {pending ? t('form.sending') : props.submitLabel}
-        </button>
-        {props.onCancel && (
-          <button type="button" className="button" onClick={props.onCancel}>
-            {t('form.cancel')}
-          </button>
-        )}
-      </div>
+      <FormActions
+        pending={form.pending}
+        submitLabel={props.submitLabel}
+        sendingLabel={t('form.sending')}
+        cancelLabel={t('form.cancel')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

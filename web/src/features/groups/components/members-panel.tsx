@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { ListState, Pager, SearchBox, SortHeader, TableScroll } from '../../../components/data-list.tsx';
+import { PagedTable, RowAction, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
 import { type GroupMember, type MemberSort, useGroupMembers } from '../api/list-group-members.ts';
 import { useRemoveGroupMember } from '../api/remove-group-member.ts';
@@ -49,99 +49,80 @@ export function MembersPanel(props: { groupId: string; canManage: boolean; canGr
       setRemoving(null);
     }
   };
-  const sortable = (field: MemberSort, label: string) => (
-    <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as MemberSort)} />
-  );
+  const sortable = sortHeaders(list);
 
   return (
     <section aria-labelledby="members-title" className="panel">
       <h2 id="members-title">{t('members.heading')}</h2>
       <SearchBox id="members-search" label={t('members.search')} value={list.params.q} onSearch={list.setSearch} />
       <ApiErrorNotice error={failure} />
-      <ListState
-        pending={members.isPending}
-        error={members.error}
-        empty={members.isSuccess && rows.length === 0}
+      <PagedTable
+        idPrefix="members"
+        list={list}
+        query={members}
+        rowCount={rows.length}
         emptyText={t('members.empty')}
         searching={list.params.q !== ''}
-        onRetry={() => void members.refetch()}
-      />
-      {rows.length > 0 && (
-        <TableScroll label={t('members.tableLabel')}>
-          <table className="data-table" aria-busy={members.isFetching}>
-            <thead>
-              <tr>
-                {sortable('loginId', t('members.columns.loginId'))}
-                {sortable('name', t('members.columns.name'))}
-                <th scope="col">{t('members.columns.email')}</th>
-                <th scope="col">{t('members.columns.status')}</th>
-                {sortable('isGroupAdmin', t('members.columns.isGroupAdmin'))}
-                {sortable('addedAt', t('members.columns.addedAt'))}
-                {showActions && <th scope="col">{t('members.columns.actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((member) => {
-                const a = member.attributes;
-                return (
-                  <tr key={member.id}>
-                    <td>{a.loginId}</td>
-                    <td>{a.name}</td>
-                    <td className="cell-wrap">{a.email}</td>
-                    <td>{t(`members.status.${a.status}`)}</td>
-                    <td>
-                      {a.isGroupAdmin ? (
-                        <span className="badge badge-info">{t('members.groupAdmin')}</span>
-                      ) : (
-                        <span className="muted">{t('members.member')}</span>
-                      )}
-                    </td>
-                    <td>{date.format(new Date(a.addedAt))}</td>
-                    {showActions && (
-                      <td>
-                        <div className="row-actions">
-                          {props.canGrantAdmin && (
-                            <button
-                              type="button"
-                              className="button small"
-                              disabled={pending}
-                              aria-label={t(a.isGroupAdmin ? 'members.revokeLabel' : 'members.grantLabel', {
-                                name: a.name,
-                              })}
-                              onClick={() => void toggleAdmin(member)}
-                            >
-                              {t(a.isGroupAdmin ? 'members.revoke' : 'members.grant')}
-                            </button>
-                          )}
-                          {props.canManage && (
-                            <button
-                              type="button"
-                              className="button small danger"
-                              disabled={pending}
-                              aria-label={t('members.removeLabel', { name: a.name })}
-                              onClick={() => setRemoving(member)}
-                            >
-                              {t('members.remove')}
-                            </button>
-                          )}
-                        </div>
-                      </td>
+        tableLabel={t('members.tableLabel')}
+        header={
+          <>
+            {sortable('loginId', t('members.columns.loginId'))}
+            {sortable('name', t('members.columns.name'))}
+            <th scope="col">{t('members.columns.email')}</th>
+            <th scope="col">{t('members.columns.status')}</th>
+            {sortable('isGroupAdmin', t('members.columns.isGroupAdmin'))}
+            {sortable('addedAt', t('members.columns.addedAt'))}
+            {showActions && <th scope="col">{t('members.columns.actions')}</th>}
+          </>
+        }
+      >
+        {rows.map((member) => {
+          const a = member.attributes;
+          return (
+            <tr key={member.id}>
+              <td>{a.loginId}</td>
+              <td>{a.name}</td>
+              <td className="cell-wrap">{a.email}</td>
+              <td>{t(`members.status.${a.status}`)}</td>
+              <td>
+                {a.isGroupAdmin ? (
+                  <span className="badge badge-info">{t('members.groupAdmin')}</span>
+                ) : (
+                  <span className="muted">{t('members.member')}</span>
+                )}
+              </td>
+              <td>{date.format(new Date(a.addedAt))}</td>
+              {showActions && (
+                <td>
+                  <div className="row-actions">
+                    {props.canGrantAdmin && (
+                      <RowAction
+                        label={t(a.isGroupAdmin ? 'members.revokeLabel' : 'members.grantLabel', {
+                          name: a.name,
+                        })}
+                        disabled={pending}
+                        onClick={() => void toggleAdmin(member)}
+                      >
+                        {t(a.isGroupAdmin ? 'members.revoke' : 'members.grant')}
+                      </RowAction>
                     )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <Pager
-        idPrefix="members"
-        page={list.params.page}
-        size={list.params.size}
-        total={members.data?.meta.total ?? 0}
-        onPage={list.setPage}
-        onSize={list.setSize}
-      />
+                    {props.canManage && (
+                      <RowAction
+                        label={t('members.removeLabel', { name: a.name })}
+                        danger
+                        disabled={pending}
+                        onClick={() => setRemoving(member)}
+                      >
+                        {t('members.remove')}
+                      </RowAction>
+                    )}
+                  </div>
+                </td>
+              )}
+            </tr>
+          );
+        })}
+      </PagedTable>
       <ConfirmDialog
         open={removing !== null}
         title={removing ? t('members.removeTitle', { name: removing.attributes.name }) : ''}

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useDeleteGroup } from '../api/delete-group.ts';
 import { useGroup } from '../api/get-group.ts';
-import { useMyRights } from '../api/get-me.ts';
+import { useMyRights } from '../api/my-rights.ts';
 import { useUpdateGroup } from '../api/update-group.ts';
 import { AddMember } from '../components/add-member.tsx';
 import { GroupForm } from '../components/group-form.tsx';

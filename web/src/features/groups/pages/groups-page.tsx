@@ -3,11 +3,11 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
-import { ListState, Pager, SearchBox, SortHeader, TableScroll } from '../../../components/data-list.tsx';
+import { PagedTable, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCreateGroup } from '../api/create-group.ts';
-import { useMyRights } from '../api/get-me.ts';
+import { useMyRights } from '../api/my-rights.ts';
 import { type GroupSort, useGroups } from '../api/list-groups.ts';
 import { GroupForm } from '../components/group-form.tsx';
 import en from '../i18n/en.json';
@@ -33,9 +33,7 @@ export function GroupsPage() {
   const forbidden = groups.error instanceof ApiError && groups.error.code === 'FUNCTION_NOT_PERMITTED';
   const rows = groups.data?.data ?? [];
   const meta = groups.data?.meta;
-  const sortable = (field: GroupSort, label: string) => (
-    <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as GroupSort)} />
-  );
+  const sortable = sortHeaders(list);
 
   return (
     <section aria-labelledby="groups-title" className="admin-screen">
@@ -74,52 +72,38 @@ export function GroupsPage() {
           {meta && rights.isAdmin && list.params.q === '' && (
             <p className="muted">{t('list.usage', { count: meta.total, max: meta.maxGroups })}</p>
           )}
-          <ListState
-            pending={groups.isPending}
-            error={groups.error}
-            empty={groups.isSuccess && rows.length === 0}
+          <PagedTable
+            idPrefix="groups"
+            list={list}
+            query={groups}
+            rowCount={rows.length}
             emptyText={t('list.empty')}
             searching={list.params.q !== ''}
-            onRetry={() => void groups.refetch()}
-          />
-          {rows.length > 0 && (
-            <TableScroll label={t('list.tableLabel')}>
-              <table className="data-table" aria-busy={groups.isFetching}>
-                <thead>
-                  <tr>
-                    {sortable('name', t('list.columns.name'))}
-                    <th scope="col">{t('list.columns.systemLinkId')}</th>
-                    {sortable('memberCount', t('list.columns.memberCount'))}
-                    <th scope="col">{t('list.columns.groupAdminCount')}</th>
-                    {sortable('createdAt', t('list.columns.createdAt'))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((group) => (
-                    <tr key={group.id}>
-                      <td>
-                        <Link to="/organizations/settings/groups/$groupId" params={{ groupId: group.id }}>
-                          {group.attributes.name}
-                        </Link>
-                      </td>
-                      <td>{group.attributes.systemLinkId ?? '—'}</td>
-                      <td className="cell-number">{group.attributes.memberCount}</td>
-                      <td className="cell-number">{group.attributes.groupAdminCount}</td>
-                      <td>{date.format(new Date(group.attributes.createdAt))}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-          <Pager
-            idPrefix="groups"
-            page={list.params.page}
-            size={list.params.size}
-            total={meta?.total ?? 0}
-            onPage={list.setPage}
-            onSize={list.setSize}
-          />
+            tableLabel={t('list.tableLabel')}
+            header={
+              <>
+                {sortable('name', t('list.columns.name'))}
+                <th scope="col">{t('list.columns.systemLinkId')}</th>
+                {sortable('memberCount', t('list.columns.memberCount'))}
+                <th scope="col">{t('list.columns.groupAdminCount')}</th>
+                {sortable('createdAt', t('list.columns.createdAt'))}
+              </>
+            }
+          >
+            {rows.map((group) => (
+              <tr key={group.id}>
+                <td>
+                  <Link to="/organizations/settings/groups/$groupId" params={{ groupId: group.id }}>
+                    {group.attributes.name}
+                  </Link>
+                </td>
+                <td>{group.attributes.systemLinkId ?? '—'}</td>
+                <td className="cell-number">{group.attributes.memberCount}</td>
+                <td className="cell-number">{group.attributes.groupAdminCount}</td>
+                <td>{date.format(new Date(group.attributes.createdAt))}</td>
+              </tr>
+            ))}
+          </PagedTable>
         </>
       )}
     </section>

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
-import { useMe } from '../api/get-me.ts';
+import { useCurrentUser } from '../../../session/current-user.ts';
 import { DownloadForm } from '../components/download-form.tsx';
 import { VerifyPanel } from '../components/verify-panel.tsx';
 import en from '../i18n/en.json';
@@ -13,7 +13,7 @@ registerCatalogue('logs', { ja, en });
 /** Settings > operation log and sign record download: CSV of a period (≤ 31 days) and the tamper check. */
 export function LogsPage() {
   const { t } = useTranslation(['logs', 'common']);
-  const me = useMe();
+  const me = useCurrentUser();
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

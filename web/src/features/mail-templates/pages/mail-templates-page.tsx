@@ -2,7 +2,8 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
-import { ListState, Pager, SearchBox, SortHeader, TableScroll, useListParams } from '../../../components/data-list.tsx';
+import { PagedTable, SearchBox, sortHeaders, useListParams } from '../../../components/data-list.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { type LocaleFilter, type MailTemplateSort, useMailTemplates } from '../api/list-mail-templates.ts';
 import en from '../i18n/en.json';
@@ -29,14 +30,7 @@ export function MailTemplatesPage() {
   if (templates.error instanceof ApiError && templates.error.code === 'IP_RESTRICTED') throw templates.error;
   const forbidden = templates.error instanceof ApiError && templates.error.code === 'FUNCTION_NOT_PERMITTED';
   const rows = templates.data?.data ?? [];
-  const sortable = (field: MailTemplateSort, label: string) => (
-    <SortHeader
-      field={field}
-      label={label}
-      sort={list.params.sort}
-      onSort={(s) => list.setSort(s as MailTemplateSort)}
-    />
-  );
+  const sortable = sortHeaders(list);
 
   return (
     <section aria-labelledby="mail-templates-title" className="admin-screen">
@@ -57,75 +51,60 @@ export function MailTemplatesPage() {
               value={list.params.q}
               onSearch={list.setSearch}
             />
-            <div className="field">
-              <label htmlFor="mail-templates-locale">{t('list.locale')}</label>
-              <select
-                id="mail-templates-locale"
-                value={locale}
-                onChange={(event) => {
-                  setLocale(event.target.value as LocaleFilter);
-                  list.setPage(1);
-                }}
-              >
-                <option value="">{t('list.allLocales')}</option>
-                <option value="ja">{t('locales.ja')}</option>
-                <option value="en">{t('locales.en')}</option>
-              </select>
-            </div>
+            <SelectField
+              id="mail-templates-locale"
+              label={t('list.locale')}
+              value={locale}
+              options={[
+                { value: '', label: t('list.allLocales') },
+                { value: 'ja', label: t('locales.ja') },
+                { value: 'en', label: t('locales.en') },
+              ]}
+              onChange={(event) => {
+                setLocale(event.target.value as LocaleFilter);
+                list.setPage(1);
+              }}
+            />
           </div>
-          <ListState
-            pending={templates.isPending}
-            error={templates.error}
-            empty={templates.isSuccess && rows.length === 0}
+          <PagedTable
+            idPrefix="mail-templates"
+            list={list}
+            query={templates}
+            rowCount={rows.length}
             emptyText={t('list.empty')}
             searching={list.params.q !== '' || locale !== ''}
-            onRetry={() => void templates.refetch()}
-          />
-          {rows.length > 0 && (
-            <TableScroll label={t('list.tableLabel')}>
-              <table className="data-table" aria-busy={templates.isFetching}>
-                <thead>
-                  <tr>
-                    {sortable('name', t('list.columns.name'))}
-                    <th scope="col">{t('list.columns.locale')}</th>
-                    <th scope="col">{t('list.columns.summary')}</th>
-                    <th scope="col">{t('list.columns.status')}</th>
-                    {sortable('updatedAt', t('list.columns.updatedAt'))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map(({ id, attributes }) => (
-                    <tr key={id}>
-                      <td>
-                        <Link
-                          to="/organizations/settings/mail-templates/$kind/$locale"
-                          params={{ kind: attributes.kind, locale: attributes.locale }}
-                        >
-                          {attributes.name}
-                        </Link>
-                      </td>
-                      <td>{t(`locales.${attributes.locale}`)}</td>
-                      <td className="cell-wrap">{attributes.summary}</td>
-                      <td>
-                        <span className={attributes.customised ? 'template-status is-customised' : 'template-status'}>
-                          {attributes.customised ? t('list.customised') : t('list.builtIn')}
-                        </span>
-                      </td>
-                      <td>{attributes.updatedAt ? date.format(new Date(attributes.updatedAt)) : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-          <Pager
-            idPrefix="mail-templates"
-            page={list.params.page}
-            size={list.params.size}
-            total={templates.data?.meta.total ?? 0}
-            onPage={list.setPage}
-            onSize={list.setSize}
-          />
+            tableLabel={t('list.tableLabel')}
+            header={
+              <>
+                {sortable('name', t('list.columns.name'))}
+                <th scope="col">{t('list.columns.locale')}</th>
+                <th scope="col">{t('list.columns.summary')}</th>
+                <th scope="col">{t('list.columns.status')}</th>
+                {sortable('updatedAt', t('list.columns.updatedAt'))}
+              </>
+            }
+          >
+            {rows.map(({ id, attributes }) => (
+              <tr key={id}>
+                <td>
+                  <Link
+                    to="/organizations/settings/mail-templates/$kind/$locale"
+                    params={{ kind: attributes.kind, locale: attributes.locale }}
+                  >
+                    {attributes.name}
+                  </Link>
+                </td>
+                <td>{t(`locales.${attributes.locale}`)}</td>
+                <td className="cell-wrap">{attributes.summary}</td>
+                <td>
+                  <span className={attributes.customised ? 'template-status is-customised' : 'template-status'}>
+                    {attributes.customised ? t('list.customised') : t('list.builtIn')}
+                  </span>
+                </td>
+                <td>{attributes.updatedAt ? date.format(new Date(attributes.updatedAt)) : '—'}</td>
+              </tr>
+            ))}
+          </PagedTable>
         </>
       )}
     </section>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
-import { useCurrentUser } from '../../home/api/get-current-user.ts';
+import { useCurrentUser } from '../../../session/current-user.ts';
 import { useOrganization } from '../api/get-organization.ts';
 import { OrganizationForm } from '../components/organization-form.tsx';
 import { Loading } from '../components/page-state.tsx';

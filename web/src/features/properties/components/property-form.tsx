@@ -4,11 +4,12 @@ import { INPUT_TYPES, type InputType, NUMBER_UNITS } from '../../../../../core/c
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
+import { FormActions } from '../../../components/form-actions.tsx';
 import { CheckboxField, FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 import { type FieldProblems, type PropertyForm as Form, serverProblems, validateForm } from '../form-state.ts';
 import { OptionsEditor } from './options-editor.tsx';
 import { controlId, useProblemText } from './problem-text.ts';
-import { SelectField } from './select-field.tsx';
 import { ValuePreview } from './value-preview.tsx';
 
 type TextSetting = 'name' | 'systemLinkId' | 'integerLength' | 'decimalLength' | 'minValue' | 'maxValue';
@@ -230,16 +231,13 @@ export function PropertyForm(props: {
         <ValuePreview idPrefix={props.idPrefix} form={form} />
       </fieldset>
       {!props.readOnly && (
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={pending}>
-            {pending ? t('form.sending') : props.submitLabel}
-          </button>
-          {props.onCancel && (
-            <button type="button" className="button" onClick={props.onCancel}>
-              {t('form.cancel')}
-            </button>
-          )}
-        </div>
+        <FormActions
+          pending={pending}
+          submitLabel={props.submitLabel}
+          sendingLabel={t('form.sending')}
+          cancelLabel={t('form.cancel')}
+          onCancel={props.onCancel}
+        />
       )}
     </form>
   );

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkPropertyValue, INPUT_TYPES } from '../../../../../core/contract/property-values.ts';
 import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 import { definitionOf, type PropertyForm } from '../form-state.ts';
-import { SelectField } from './select-field.tsx';
 import { useProblemText } from './problem-text.ts';
 
 /** Today in Japan, the calendar the server's "from tomorrow" rule uses. */

@@ -2,13 +2,13 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ListState, Pager, SearchBox, SortHeader, TableScroll, useListParams } from '../../../components/data-list.tsx';
+import { PagedTable, SearchBox, sortHeaders, useListParams } from '../../../components/data-list.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCreateProperty } from '../api/create-property.ts';
-import { usePropertyRights } from '../api/get-me.ts';
+import { usePropertyRights } from '../api/property-rights.ts';
 import { type PropertyScopeFilter, type PropertySort, useProperties } from '../api/list-properties.ts';
 import { PropertyForm } from '../components/property-form.tsx';
-import { SelectField } from '../components/select-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
 import { createAttributes, emptyForm } from '../form-state.ts';
 import en from '../i18n/en.json';
 import ja from '../i18n/ja.json';
@@ -33,9 +33,7 @@ export function PropertiesPage() {
 
   const rows = properties.data?.data ?? [];
   const meta = properties.data?.meta;
-  const sortable = (field: PropertySort, label: string) => (
-    <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as PropertySort)} />
-  );
+  const sortable = sortHeaders(list);
   const display = (a: { publicToClient?: boolean; editableByClient?: boolean }) =>
     a.editableByClient ? t('display.editable') : a.publicToClient ? t('display.public') : t('display.private');
 
@@ -94,54 +92,40 @@ export function PropertiesPage() {
         />
       </div>
       {meta && <p className="muted">{t('list.usage', { count: meta.total, max: meta.maxProperties })}</p>}
-      <ListState
-        pending={properties.isPending}
-        error={properties.error}
-        empty={properties.isSuccess && rows.length === 0}
+      <PagedTable
+        idPrefix="properties"
+        list={list}
+        query={properties}
+        rowCount={rows.length}
         emptyText={t('list.empty')}
         searching={list.params.q !== '' || scope !== undefined}
-        onRetry={() => void properties.refetch()}
-      />
-      {rows.length > 0 && (
-        <TableScroll label={t('list.tableLabel')}>
-          <table className="data-table" aria-busy={properties.isFetching}>
-            <thead>
-              <tr>
-                {sortable('name', t('list.columns.name'))}
-                <th scope="col">{t('list.columns.systemLinkId')}</th>
-                {sortable('inputType', t('list.columns.inputType'))}
-                <th scope="col">{t('list.columns.scope')}</th>
-                <th scope="col">{t('list.columns.display')}</th>
-                {sortable('createdAt', t('list.columns.createdAt'))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((property) => (
-                <tr key={property.id}>
-                  <td>
-                    <Link to="/organizations/settings/properties/$propertyId" params={{ propertyId: property.id }}>
-                      {property.attributes.name}
-                    </Link>
-                  </td>
-                  <td>{property.attributes.systemLinkId ?? '—'}</td>
-                  <td>{t(`inputTypes.${property.attributes.inputType}`)}</td>
-                  <td>{t(`scopes.${property.attributes.scope}`)}</td>
-                  <td>{display(property.attributes)}</td>
-                  <td>{date.format(new Date(property.attributes.createdAt))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <Pager
-        idPrefix="properties"
-        page={list.params.page}
-        size={list.params.size}
-        total={meta?.total ?? 0}
-        onPage={list.setPage}
-        onSize={list.setSize}
-      />
+        tableLabel={t('list.tableLabel')}
+        header={
+          <>
+            {sortable('name', t('list.columns.name'))}
+            <th scope="col">{t('list.columns.systemLinkId')}</th>
+            {sortable('inputType', t('list.columns.inputType'))}
+            <th scope="col">{t('list.columns.scope')}</th>
+            <th scope="col">{t('list.columns.display')}</th>
+            {sortable('createdAt', t('list.columns.createdAt'))}
+          </>
+        }
+      >
+        {rows.map((property) => (
+          <tr key={property.id}>
+            <td>
+              <Link to="/organizations/settings/properties/$propertyId" params={{ propertyId: property.id }}>
+                {property.attributes.name}
+              </Link>
+            </td>
+            <td>{property.attributes.systemLinkId ?? '—'}</td>
+            <td>{t(`inputTypes.${property.attributes.inputType}`)}</td>
+            <td>{t(`scopes.${property.attributes.scope}`)}</td>
+            <td>{display(property.attributes)}</td>
+            <td>{date.format(new Date(property.attributes.createdAt))}</td>
+          </tr>
+        ))}
+      </PagedTable>
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useDeleteProperty } from '../api/delete-property.ts';
-import { usePropertyRights } from '../api/get-me.ts';
+import { usePropertyRights } from '../api/property-rights.ts';
 import { useProperty } from '../api/get-property.ts';
 import { useUpdateProperty } from '../api/update-property.ts';
 import { PropertyForm } from '../components/property-form.tsx';

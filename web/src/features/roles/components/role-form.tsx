@@ -1,9 +1,9 @@
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { useCheckedForm } from '../../../components/checked-form.ts';
+import { FormActions } from '../../../components/form-actions.tsx';
 import { FormField } from '../../../components/form-field.tsx';
-import { type Problem, type Problems, type RoleInput, serverProblems, validateRole } from '../validation.ts';
+import { type Problem, type RoleInput, serverProblems, validateRole } from '../validation.ts';
 import { TaskMatrix } from './task-matrix.tsx';
 
 /** A role's name, ID for system link and task matrix, for creating and editing. */
@@ -15,33 +15,16 @@ export function RoleForm(props: {
   onCancel: () => void;
 }) {
   const { t } = useTranslation(['roles', 'errors']);
-  const [input, setInput] = useState(props.initial);
-  const [problems, setProblems] = useState<Problems>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const [pending, setPending] = useState(false);
+  const form = useCheckedForm({
+    initial: props.initial,
+    validate: validateRole,
+    serverProblems,
+    fieldId: (name) => `role-${name}`,
+    onSubmit: props.onSubmit,
+  });
+  const { input, problems } = form;
   const text = (problem: Problem) =>
     problem.reason ? t(`validation.${problem.reason}`, problem.params) : t(`errors:${problem.code}`);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateRole(input);
-    setProblems(found);
-    setFailure(null);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`role-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
-    setPending(true);
-    try {
-      await props.onSubmit(input);
-    } catch (error) {
-      const placed = error instanceof ApiError ? serverProblems(error.errors) : {};
-      setProblems(placed);
-      if (Object.keys(placed).length === 0) setFailure(error);
-    } finally {
-      setPending(false);
-    }
-  };
 
   const field = (name: 'name' | 'systemLinkId') => ({
     id: `role-${name}`,
@@ -51,15 +34,12 @@ export function RoleForm(props: {
     errors: (problems[name] ?? []).map(text),
     autoComplete: 'off',
     maxLength: 100,
-    onChange: (event: { target: { value: string } }) => {
-      setInput((previous) => ({ ...previous, [name]: event.target.value }));
-      setProblems(({ [name]: _dropped, ...rest }) => rest);
-    },
+    onChange: form.changeText(name),
   });
 
   return (
-    <form onSubmit={submit} noValidate className="admin-form">
-      <ApiErrorNotice error={failure} onReload={props.onReload} />
+    <form onSubmit={form.submit} noValidate className="admin-form">
+      <ApiErrorNotice error={form.failure} onReload={props.onReload} />
       <div className="form-grid">
         <FormField {...field('name')} required />
         <FormField {...field('systemLinkId')} hint={t('hints.systemLinkId')} />
@@ -67,17 +47,16 @@ export function RoleForm(props: {
       <TaskMatrix
         id="role-taskPermissions"
         value={input.taskPermissions}
-        onChange={(taskPermissions) => setInput((previous) => ({ ...previous, taskPermissions }))}
+        onChange={(taskPermissions) => form.setInput((previous) => ({ ...previous, taskPermissions }))}
         errors={(problems.taskPermissions ?? []).map(text)}
       />
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={pending}>
-          {pending ? t('form.sending') : props.submitLabel}
-        </button>
-        <button type="button" className="button" onClick={props.onCancel}>
-          {t('form.cancel')}
-        </button>
-      </div>
+      <FormActions
+        pending={form.pending}
+        submitLabel={props.submitLabel}
+        sendingLabel={t('form.sending')}
+        cancelLabel={t('form.cancel')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

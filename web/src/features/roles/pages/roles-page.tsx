@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { ListState, Pager, SearchBox, SortHeader, TableScroll } from '../../../components/data-list.tsx';
+import { PagedTable, RowAction, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCreateRole } from '../api/create-role.ts';
 import { useDeleteRole } from '../api/delete-role.ts';
-import { useMe } from '../api/get-me.ts';
+import { useCurrentUser } from '../../../session/current-user.ts';
 import { type Role, type RoleSort, useRoles } from '../api/list-roles.ts';
 import { useUpdateRole } from '../api/update-role.ts';
 import { RoleForm } from '../components/role-form.tsx';
@@ -24,7 +24,7 @@ export function RolesPage() {
   const { t, i18n } = useTranslation(['roles', 'common']);
   const list = useListParams<RoleSort>('name');
   const roles = useRoles(list.params);
-  const isAdmin = useMe().data?.attributes.isAdmin ?? false;
+  const isAdmin = useCurrentUser().data?.attributes.isAdmin ?? false;
   const create = useCreateRole();
   const update = useUpdateRole();
   const remove = useDeleteRole();
@@ -53,9 +53,7 @@ export function RolesPage() {
       setDeleting(null);
     }
   };
-  const sortable = (field: RoleSort, label: string) => (
-    <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as RoleSort)} />
-  );
+  const sortable = sortHeaders(list);
 
   return (
     <section aria-labelledby="roles-title" className="admin-screen">
@@ -110,73 +108,56 @@ export function RolesPage() {
         <p className="muted">{t('list.usage', { count: meta.total, max: meta.maxRoles })}</p>
       )}
       <ApiErrorNotice error={failure} />
-      <ListState
-        pending={roles.isPending}
-        error={roles.error}
-        empty={roles.isSuccess && rows.length === 0}
+      <PagedTable
+        idPrefix="roles"
+        list={list}
+        query={roles}
+        rowCount={rows.length}
         emptyText={t('list.empty')}
         searching={list.params.q !== ''}
-        onRetry={() => void roles.refetch()}
-      />
-      {rows.length > 0 && (
-        <TableScroll label={t('list.tableLabel')}>
-          <table className="data-table" aria-busy={roles.isFetching}>
-            <thead>
-              <tr>
-                {sortable('name', t('list.columns.name'))}
-                <th scope="col">{t('list.columns.systemLinkId')}</th>
-                <th scope="col">{t('list.columns.permissions')}</th>
-                <th scope="col">{t('list.columns.userCount')}</th>
-                {sortable('createdAt', t('list.columns.createdAt'))}
-                {isAdmin && <th scope="col">{t('list.columns.actions')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((role) => (
-                <tr key={role.id}>
-                  <td>{role.attributes.name}</td>
-                  <td>{role.attributes.systemLinkId ?? '—'}</td>
-                  <td>
-                    <PermissionSummary value={role.attributes.taskPermissions} />
-                  </td>
-                  <td className="cell-number">{role.attributes.userCount}</td>
-                  <td>{date.format(new Date(role.attributes.createdAt))}</td>
-                  {isAdmin && (
-                    <td>
-                      <div className="row-actions">
-                        <button
-                          type="button"
-                          className="button small"
-                          aria-label={t('list.editLabel', { name: role.attributes.name })}
-                          onClick={() => setEditing(role.id)}
-                        >
-                          {t('list.edit')}
-                        </button>
-                        <button
-                          type="button"
-                          className="button small danger"
-                          aria-label={t('list.deleteLabel', { name: role.attributes.name })}
-                          onClick={() => setDeleting(role)}
-                        >
-                          {t('list.delete')}
-                        </button>
-                      </div>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
-      <Pager
-        idPrefix="roles"
-        page={list.params.page}
-        size={list.params.size}
-        total={meta?.total ?? 0}
-        onPage={list.setPage}
-        onSize={list.setSize}
-      />
+        tableLabel={t('list.tableLabel')}
+        header={
+          <>
+            {sortable('name', t('list.columns.name'))}
+            <th scope="col">{t('list.columns.systemLinkId')}</th>
+            <th scope="col">{t('list.columns.permissions')}</th>
+            <th scope="col">{t('list.columns.userCount')}</th>
+            {sortable('createdAt', t('list.columns.createdAt'))}
+            {isAdmin && <th scope="col">{t('list.columns.actions')}</th>}
+          </>
+        }
+      >
+        {rows.map((role) => (
+          <tr key={role.id}>
+            <td>{role.attributes.name}</td>
+            <td>{role.attributes.systemLinkId ?? '—'}</td>
+            <td>
+              <PermissionSummary value={role.attributes.taskPermissions} />
+            </td>
+            <td className="cell-number">{role.attributes.userCount}</td>
+            <td>{date.format(new Date(role.attributes.createdAt))}</td>
+            {isAdmin && (
+              <td>
+                <div className="row-actions">
+                  <RowAction
+                    label={t('list.editLabel', { name: role.attributes.name })}
+                    onClick={() => setEditing(role.id)}
+                  >
+                    {t('list.edit')}
+                  </RowAction>
+                  <RowAction
+                    label={t('list.deleteLabel', { name: role.attributes.name })}
+                    danger
+                    onClick={() => setDeleting(role)}
+                  >
+                    {t('list.delete')}
+                  </RowAction>
+                </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </PagedTable>
       <ConfirmDialog
         open={deleting !== null}
         title={deleting ? t('delete.title', { name: deleting.attributes.name }) : ''}

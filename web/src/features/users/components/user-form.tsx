@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
+import { FormActions } from '../../../components/form-actions.tsx';
 import { CheckboxField, FormField } from '../../../components/form-field.tsx';
 import { ChoiceList } from './choice-list.tsx';
 import { type Choice, useGroupChoices, useRoleChoices } from '../api/list-choices.ts';
@@ -192,11 +193,7 @@ export function UserForm(props: {
           truncated={truncated(roles.data)}
         />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={pending}>
-          {pending ? t('form.sending') : props.submitLabel}
-        </button>
-      </div>
+      <FormActions pending={pending} submitLabel={props.submitLabel} sendingLabel={t('form.sending')} />
     </form>
   );
 }

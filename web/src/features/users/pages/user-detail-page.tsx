@@ -5,7 +5,7 @@ import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
-import { useMe } from '../api/get-me.ts';
+import { useCurrentUser } from '../../../session/current-user.ts';
 import { type User, useUser } from '../api/get-user.ts';
 import { useUpdateUser } from '../api/update-user.ts';
 import { UserActions } from '../components/user-actions.tsx';
@@ -24,7 +24,7 @@ export function UserDetailPage() {
   const { t } = useTranslation(['users', 'common']);
   const { userId } = route.useParams();
   const user = useUser(userId);
-  const me = useMe();
+  const me = useCurrentUser();
   const update = useUpdateUser();
   const isAdmin = me.data?.attributes.isAdmin ?? false;
   const name = user.data?.attributes.name;

@@ -2,10 +2,11 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
-import { ListState, Pager, SearchBox, SortHeader, TableScroll } from '../../../components/data-list.tsx';
+import { PagedTable, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
+import { SelectField } from '../../../components/select-field.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
-import { useMe } from '../api/get-me.ts';
+import { useCurrentUser } from '../../../session/current-user.ts';
 import { type UserSort, type UserStatus, useUsers } from '../api/list-users.ts';
 import { UserBadges } from '../components/user-badges.tsx';
 import en from '../i18n/en.json';
@@ -19,7 +20,7 @@ export function UsersPage() {
   const list = useListParams<UserSort>('loginId');
   const [status, setStatus] = useState<UserStatus | ''>('');
   const users = useUsers(list.params, status || undefined);
-  const me = useMe();
+  const me = useCurrentUser();
   const isAdmin = me.data?.attributes.isAdmin ?? false;
   const names = new Intl.ListFormat(i18n.language, { style: 'narrow', type: 'unit' });
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
@@ -30,9 +31,7 @@ export function UsersPage() {
 
   const forbidden = users.error instanceof ApiError && users.error.code === 'FUNCTION_NOT_PERMITTED';
   const rows = users.data?.data ?? [];
-  const sortable = (field: UserSort, label: string) => (
-    <SortHeader field={field} label={label} sort={list.params.sort} onSort={(s) => list.setSort(s as UserSort)} />
-  );
+  const sortable = sortHeaders(list);
 
   return (
     <section aria-labelledby="users-title" className="admin-screen">
@@ -53,74 +52,59 @@ export function UsersPage() {
         <>
           <div className="list-filters">
             <SearchBox id="users-search" label={t('list.search')} value={list.params.q} onSearch={list.setSearch} />
-            <div className="field">
-              <label htmlFor="users-status">{t('list.statusFilter')}</label>
-              <select
-                id="users-status"
-                value={status}
-                onChange={(event) => {
-                  setStatus(event.target.value as UserStatus | '');
-                  list.setPage(1);
-                }}
-              >
-                <option value="">{t('list.allStatuses')}</option>
-                <option value="active">{t('status.active')}</option>
-                <option value="deactivated">{t('status.deactivated')}</option>
-              </select>
-            </div>
+            <SelectField
+              id="users-status"
+              label={t('list.statusFilter')}
+              value={status}
+              options={[
+                { value: '', label: t('list.allStatuses') },
+                { value: 'active', label: t('status.active') },
+                { value: 'deactivated', label: t('status.deactivated') },
+              ]}
+              onChange={(event) => {
+                setStatus(event.target.value as UserStatus | '');
+                list.setPage(1);
+              }}
+            />
           </div>
-          <ListState
-            pending={users.isPending}
-            error={users.error}
-            empty={users.isSuccess && rows.length === 0}
+          <PagedTable
+            idPrefix="users"
+            list={list}
+            query={users}
+            rowCount={rows.length}
             emptyText={t('list.empty')}
             searching={list.params.q !== '' || status !== ''}
-            onRetry={() => void users.refetch()}
-          />
-          {rows.length > 0 && (
-            <TableScroll label={t('list.tableLabel')}>
-              <table className="data-table" aria-busy={users.isFetching}>
-                <thead>
-                  <tr>
-                    {sortable('loginId', t('list.columns.loginId'))}
-                    {sortable('name', t('list.columns.name'))}
-                    {sortable('email', t('list.columns.email'))}
-                    <th scope="col">{t('list.columns.status')}</th>
-                    <th scope="col">{t('list.columns.groups')}</th>
-                    <th scope="col">{t('list.columns.roles')}</th>
-                    {sortable('createdAt', t('list.columns.createdAt'))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((user) => (
-                    <tr key={user.id}>
-                      <td>
-                        <Link to="/organizations/settings/users/$userId" params={{ userId: user.id }}>
-                          {user.attributes.loginId}
-                        </Link>
-                      </td>
-                      <td>{user.attributes.name}</td>
-                      <td className="cell-wrap">{user.attributes.email}</td>
-                      <td>
-                        <UserBadges user={user} />
-                      </td>
-                      <td>{names.format(user.attributes.groups.map((group) => group.name))}</td>
-                      <td>{names.format(user.attributes.roles.map((role) => role.name))}</td>
-                      <td>{date.format(new Date(user.attributes.createdAt))}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-          <Pager
-            idPrefix="users"
-            page={list.params.page}
-            size={list.params.size}
-            total={users.data?.meta.total ?? 0}
-            onPage={list.setPage}
-            onSize={list.setSize}
-          />
+            tableLabel={t('list.tableLabel')}
+            header={
+              <>
+                {sortable('loginId', t('list.columns.loginId'))}
+                {sortable('name', t('list.columns.name'))}
+                {sortable('email', t('list.columns.email'))}
+                <th scope="col">{t('list.columns.status')}</th>
+                <th scope="col">{t('list.columns.groups')}</th>
+                <th scope="col">{t('list.columns.roles')}</th>
+                {sortable('createdAt', t('list.columns.createdAt'))}
+              </>
+            }
+          >
+            {rows.map((user) => (
+              <tr key={user.id}>
+                <td>
+                  <Link to="/organizations/settings/users/$userId" params={{ userId: user.id }}>
+                    {user.attributes.loginId}
+                  </Link>
+                </td>
+                <td>{user.attributes.name}</td>
+                <td className="cell-wrap">{user.attributes.email}</td>
+                <td>
+                  <UserBadges user={user} />
+                </td>
+                <td>{names.format(user.attributes.groups.map((group) => group.name))}</td>
+                <td>{names.format(user.attributes.roles.map((role) => role.name))}</td>
+                <td>{date.format(new Date(user.attributes.createdAt))}</td>
+              </tr>
+            ))}
+          </PagedTable>
         </>
       )}
     </section>

@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { unwrap } from '../../../api/errors.ts';
-import { isSessionEndedError } from '../../../session/guard.ts';
-import { api } from '../../../session/session.ts';
+import { unwrap } from '../api/errors.ts';
+import { isSessionEndedError } from './guard.ts';
+import { api } from './session.ts';
 
 /** GET /me (getCurrentUser): the signed-in user and their organization. */
 export async function getCurrentUser() {
   return unwrap(await api.GET('/me')).data;
 }
 
+/** The one ['me'] query every screen shares (the router prefetches it, the settings layout and screens read it). */
 export const currentUserQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: getCurrentUser });
 
 /** The current user; a failure goes to the route's error page, except an ended session (the guard redirects). */

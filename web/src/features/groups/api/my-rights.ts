@@ -1,20 +1,14 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { unwrap } from '../../../api/errors.ts';
+import { useCurrentUser } from '../../../session/current-user.ts';
 import { api } from '../../../session/session.ts';
-
-/** GET /me (getCurrentUser), under the app's shared ['me'] key. */
-export async function getMe() {
-  return unwrap(await api.GET('/me')).data;
-}
-
-export const meQueryOptions = () => queryOptions({ queryKey: ['me'], queryFn: getMe });
 
 /**
  * The signed-in user and, for one who is not an organization administrator, the groups they administer (GET
  * /users/{userId}, getUser, which group administrators may read): who may use which button.
  */
 export function useMyRights() {
-  const me = useQuery(meQueryOptions());
+  const me = useCurrentUser();
   const isAdmin = me.data?.attributes.isAdmin ?? false;
   const self = useQuery({
     queryKey: ['groups', 'my-groups', me.data?.id],
