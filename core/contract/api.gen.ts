@@ -346,7 +346,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                /** @description The mail kind. */
                 kind: components["parameters"]["MailKindPath"];
                 /** @description The template's language. */
                 locale: components["parameters"]["LocalePath"];
@@ -379,7 +379,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                /** @description The mail kind. */
                 kind: components["parameters"]["MailKindPath"];
                 /** @description The template's language. */
                 locale: components["parameters"]["LocalePath"];
@@ -2104,10 +2104,10 @@ export interface components {
         PageSize: number;
         /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
         Search: string;
-        /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
-        MailKindPath: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation";
+        /** @description The mail kind. */
+        MailKindPath: components["schemas"]["MailKind"];
         /** @description The template's language. */
-        LocalePath: "ja" | "en";
+        LocalePath: components["schemas"]["Locale"];
     };
     requestBodies: never;
     headers: never;
@@ -2670,7 +2670,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                /** @description The mail kind. */
                 kind: components["parameters"]["MailKindPath"];
                 /** @description The template's language. */
                 locale: components["parameters"]["LocalePath"];
@@ -2703,7 +2703,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                /** @description The mail kind. */
                 kind: components["parameters"]["MailKindPath"];
                 /** @description The template's language. */
                 locale: components["parameters"]["LocalePath"];
@@ -2734,7 +2734,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                /** @description The mail kind. */
                 kind: components["parameters"]["MailKindPath"];
                 /** @description The template's language. */
                 locale: components["parameters"]["LocalePath"];
@@ -2769,7 +2769,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The mail kind (see MailKind; parameter schemas are written out, not referenced). */
+                /** @description The mail kind. */
                 kind: components["parameters"]["MailKindPath"];
                 /** @description The template's language. */
                 locale: components["parameters"]["LocalePath"];
@@ -2870,7 +2870,7 @@ export interface operations {
                 "filter[groupId]"?: string;
                 /** @description Only users holding this role. */
                 "filter[roleId]"?: string;
-                "filter[status]"?: "active" | "deactivated";
+                "filter[status]"?: components["schemas"]["UserStatus"];
             };
             header?: never;
             path?: never;
@@ -3615,7 +3615,7 @@ export interface operations {
                 /** @description Only users holding this role. */
                 "filter[roleId]"?: string;
                 /** @description Only users in this state (deleted users are never exported). */
-                "filter[status]"?: "active" | "deactivated";
+                "filter[status]"?: components["schemas"]["UserStatus"];
             };
             header?: never;
             path?: never;
@@ -3745,9 +3745,9 @@ export interface operations {
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
                 /** @description Only properties of this scope (10 business flow, 20 document). */
-                "filter[scope]"?: 10 | 20;
+                "filter[scope]"?: components["schemas"]["PropertyScope"];
                 /** @description Only properties of this input type (10 number, 20 string, 30 date, 40 enum). */
-                "filter[inputType]"?: 10 | 20 | 30 | 40;
+                "filter[inputType]"?: components["schemas"]["PropertyInputType"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "inputType" | "-inputType";
             };
             header?: never;

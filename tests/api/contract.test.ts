@@ -39,6 +39,20 @@ describe('the contract', () => {
     }
   });
 
+  it('validates and coerces query and path parameters whose schema is a $ref to a component', () => {
+    const query = contract.parameterValidator(contract.operation('listUsers'), 'query');
+    const good: Record<string, unknown> = { 'filter[status]': 'active', 'page[size]': '5' };
+    expect(query(good)).toBe(true);
+    expect(good['page[size]']).toBe(5);
+    expect(query({ 'filter[status]': 'archived' })).toBe(false);
+    const scoped: Record<string, unknown> = { 'filter[scope]': '20' };
+    expect(contract.parameterValidator(contract.operation('listProperties'), 'query')(scoped)).toBe(true);
+    expect(scoped['filter[scope]']).toBe(20);
+    const path = contract.parameterValidator(contract.operation('getMailTemplate'), 'path');
+    expect(path({ kind: 'welcome', locale: 'en' })).toBe(true);
+    expect(path({ kind: 'no-such-kind', locale: 'en' })).toBe(false);
+  });
+
   it('fails a test that receives a response the contract does not describe', () => {
     const client = new TestClient('http://unused');
     const stale = { data: { type: 'Auth', attributes: { accessToken: 'renamed field' } } };
