@@ -551,6 +551,241 @@ export const ERROR_CATALOGUE = {
     ja: '開始日には終了日以前の日付を指定してください。',
     en: 'The start must not be after the end.',
   },
+  WORKSPACE_HAS_BUSINESS_FLOWS: {
+    status: 409,
+    ja: '業務フローがあるワークスペースは削除できません。',
+    en: 'A workspace with business flows cannot be deleted.',
+  },
+  WORKSPACE_NAME_TAKEN: {
+    status: 409,
+    ja: '同じ名前のワークスペースが既にあります。',
+    en: 'A workspace with this name already exists.',
+  },
+  WORKSPACE_PARTICIPANT_DUPLICATE: {
+    status: 409,
+    ja: 'この参加者は既にワークスペースに参加しています。',
+    en: 'This participant already takes part in the workspace.',
+  },
+  WORKSPACE_PARTICIPANT_REQUIRED: {
+    status: 422,
+    ja: '自組織のグループを1つ以上参加させてください。',
+    en: 'Add at least one group of your own organization.',
+  },
+  WORKSPACE_PARTICIPANT_IN_USE: {
+    status: 409,
+    ja: 'タスクが割り当てられている参加者は削除できません。',
+    en: 'A participant with assigned tasks cannot be removed.',
+  },
+  PARTNER_ORGANIZATION_NOT_FOUND: {
+    status: 422,
+    ja: '取引先の組織が見つかりません。サービスに登録済みの組織を指定してください。',
+    en: 'The partner organization was not found. Choose an organization registered on the service.',
+  },
+  PARTNER_IS_OWN_ORGANIZATION: {
+    status: 422,
+    ja: '自組織を取引先として追加することはできません。',
+    en: 'Your own organization cannot be added as a partner.',
+  },
+  WORKSPACE_EDIT_NOT_ALLOWED: {
+    status: 403,
+    ja: 'このワークスペースで編集する権限がありません。',
+    en: 'You may not edit in this workspace.',
+  },
+  BUSINESS_FLOW_CANCELLED: {
+    status: 409,
+    ja: '取り消された業務フローは更新できず、書類を追加できません。',
+    en: 'A cancelled business flow cannot be updated and accepts no documents.',
+  },
+  BUSINESS_FLOW_STATUS_INVALID: {
+    status: 409,
+    ja: '現在の状態からこの状態へは変更できません。',
+    en: 'The business flow cannot move from its current status to this one.',
+  },
+  SEARCH_RANGE_INVALID: {
+    status: 422,
+    ja: '検索範囲の指定が正しくありません(開始が終了より後になっています)。',
+    en: 'The search range is invalid (its start is after its end).',
+  },
+  SEARCH_PROPERTY_INVALID: {
+    status: 422,
+    ja: '検索条件のカスタム項目が正しくありません。',
+    en: 'A custom property in the search is invalid.',
+  },
+  DOCUMENT_BEING_SCANNED: {
+    status: 409,
+    ja: '書類をウイルススキャン中です。しばらくしてから再度お試しください。',
+    en: 'The document is being scanned. Please retry later.',
+  },
+  DOCUMENT_MALICIOUS: {
+    status: 409,
+    ja: 'この書類から不正なファイルが検出されました。差し戻しまたは取り消しのうえ、再アップロードしてください。',
+    en: 'A malicious file was detected in this document. Remand or cancel it, then upload it again.',
+  },
+  DOCUMENT_SCAN_FAILED: {
+    status: 409,
+    ja: '書類のウイルススキャンに失敗しました。再アップロードしてください。',
+    en: 'The document could not be scanned. Please upload it again.',
+  },
+  DOCUMENT_NOT_IN_PROGRESS: {
+    status: 409,
+    ja: 'この書類は進行中ではないため、この操作はできません。',
+    en: 'This document is not in progress, so this cannot be done.',
+  },
+  DOCUMENT_RENAME_OWNER_ONLY: {
+    status: 403,
+    ja: '書類名を変更できるのはワークスペースのオーナー組織だけです。',
+    en: 'Only the workspace owner organization can rename a document.',
+  },
+  DOCUMENT_CANCEL_COMMENT_REQUIRED: {
+    status: 422,
+    ja: '取り消しの理由を入力してください。',
+    en: 'Enter the reason for the cancellation.',
+  },
+  DOCUMENT_REUPLOAD_NOT_ALLOWED: {
+    status: 409,
+    ja: '差し戻された書類、または検出により停止した書類だけ再アップロードできます。',
+    en: 'Only a remanded document, or one stopped by a malicious verdict, can be uploaded again.',
+  },
+  FILE_REQUIRED: {
+    status: 422,
+    ja: 'ファイルを選択してください。',
+    en: 'Choose a file.',
+  },
+  FILE_EMPTY: {
+    status: 422,
+    ja: '空のファイルはアップロードできません。',
+    en: 'An empty file cannot be uploaded.',
+  },
+  FILE_TOO_LARGE: {
+    status: 413,
+    ja: 'ファイルサイズが上限({maxMb}MB)を超えています。',
+    en: 'The file is larger than the limit ({maxMb} MB).',
+  },
+  FILE_NAME_TOO_LONG: {
+    status: 422,
+    ja: 'ファイル名は100文字以内にしてください。',
+    en: 'The file name must be at most 100 characters.',
+  },
+  FILE_TYPE_NOT_ALLOWED: {
+    status: 422,
+    ja: 'ここでアップロードできないファイル形式です({allowed})。',
+    en: 'This file type cannot be uploaded here ({allowed}).',
+  },
+  FILE_EXECUTABLE: {
+    status: 422,
+    ja: '実行ファイルはアップロードできません。',
+    en: 'Executable files cannot be uploaded.',
+  },
+  FILE_PASSWORD_PROTECTED: {
+    status: 422,
+    ja: 'パスワードで保護されたPDFはアップロードできません。',
+    en: 'Password-protected PDFs cannot be uploaded.',
+  },
+  FILE_CORRUPTED: {
+    status: 422,
+    ja: 'PDFが破損しているため読み込めません。',
+    en: 'The PDF is corrupted and cannot be read.',
+  },
+  FILE_MALWARE_DETECTED: {
+    status: 422,
+    ja: 'ウイルスが検出されたためアップロードできません。',
+    en: 'A virus was detected, so the file cannot be uploaded.',
+  },
+  FILE_ACTIVE_CONTENT: {
+    status: 422,
+    ja: 'JavaScriptや起動アクション、実行ファイルの添付を含むPDFはアップロードできません。',
+    en: 'PDFs with JavaScript, launch actions or embedded executables cannot be uploaded.',
+  },
+  TASK_ORDER_ONE_NOT_UNIQUE: {
+    status: 422,
+    ja: '順番1のタスクは1つだけにしてください。',
+    en: 'Only one task may have order 1.',
+  },
+  TASK_ORDER_GAP: {
+    status: 422,
+    ja: 'タスクの順番は1から連番にしてください。',
+    en: 'Task orders must run from 1 without gaps.',
+  },
+  TASK_READ_NOT_LAST: {
+    status: 422,
+    ja: '閲覧タスクは最後または並列にのみ設定できます。',
+    en: 'A read task may only be last or parallel.',
+  },
+  TASK_OWN_GROUP_REQUIRED: {
+    status: 422,
+    ja: '自組織のグループに必須タスクを1つ以上割り当ててください。',
+    en: 'At least one required task must belong to a group of your own organization.',
+  },
+  TASK_OWNER_ORGANIZATION_REQUIRED: {
+    status: 422,
+    ja: 'ワークスペースのオーナー組織にタスクを1つ以上割り当ててください。',
+    en: 'The workspace owner organization needs at least one task.',
+  },
+  TASK_ASSIGNEE_NOT_PARTICIPANT: {
+    status: 422,
+    ja: 'タスクの担当はワークスペースの参加者から選んでください。',
+    en: 'Assign tasks to participants of the workspace.',
+  },
+  TASK_TEMPLATE_ID_DUPLICATE: {
+    status: 409,
+    ja: 'タスクのテンプレートIDが書類内で重複しています。',
+    en: 'Task template IDs must be unique within a document.',
+  },
+  TASK_LIMIT: {
+    status: 422,
+    ja: 'タスクは1書類あたり{max}件までです。',
+    en: 'A document may have at most {max} tasks.',
+  },
+  TASK_NOT_EXECUTABLE: {
+    status: 409,
+    ja: 'このタスクは現在実行できません。',
+    en: 'This task cannot be run now.',
+  },
+  TASK_NOT_ASSIGNED_TO_YOU: {
+    status: 403,
+    ja: 'このタスクの担当者ではありません。',
+    en: 'This task is not assigned to you.',
+  },
+  TASK_TYPE_MISMATCH: {
+    status: 409,
+    ja: 'このタスクの種類ではこの操作はできません。',
+    en: 'This action does not match the task type.',
+  },
+  TASK_REASON_REQUIRED: {
+    status: 422,
+    ja: '理由を入力してください。',
+    en: 'Enter a reason.',
+  },
+  REMAND_TARGET_INVALID: {
+    status: 422,
+    ja: '差し戻し先は現在より前の順番から選んでください。',
+    en: 'Choose an earlier order to remand to.',
+  },
+  TASKS_LOCKED: {
+    status: 409,
+    ja: '実行が始まった書類のタスクは変更できません。',
+    en: 'Tasks cannot be changed once the document is under way.',
+  },
+  SIGNING_NOT_AVAILABLE: {
+    status: 409,
+    ja: '署名タスクは署名機能から実行してください。',
+    en: 'Sign tasks are run by the signing feature.',
+  },
+  DOCUMENT_TEMPLATE_ID_DUPLICATE: {
+    status: 409,
+    ja: '書類のテンプレートIDが業務フローテンプレート内で重複しています。',
+    en: 'Document template IDs must be unique within a business flow template.',
+  },
+  TEMPLATE_NAME_TAKEN: {
+    status: 409,
+    ja: '同じ名前のテンプレートが既にあります。',
+    en: 'A template with this name already exists.',
+  },
+  TEMPLATE_IN_USE: {
+    status: 409,
+    ja: '業務フローテンプレートで使われている書類テンプレートは削除できません。',
+    en: 'A document template used by a business flow template cannot be deleted.',
+  },
   INTERNAL_ERROR: {
     status: 500,
     ja: '処理に失敗しました。再試行しても解決しない場合は、カスタマーポータルサイトをご参照ください。',

@@ -202,9 +202,15 @@ describe('deleting groups', () => {
   it('refuses to delete a group that takes part in a workspace (409 GROUP_IN_USE)', async () => {
     const admin = await adminSession(app);
     const sales = await createGroup(app, admin.token, '営業部');
-    // Workspaces arrive in the next issue; their participants table is what the check reads.
-    await knex().raw('CREATE TABLE IF NOT EXISTS workspace_participants (workspace_id uuid, group_id uuid)');
-    await knex()('workspace_participants').insert({ workspace_id: sales, group_id: sales });
+    const [workspace] = await knex()('workspaces')
+      .insert({ organization_id: admin.organizationId, name: '取引先A' })
+      .returning('id');
+    await knex()('workspace_participants').insert({
+      organization_id: admin.organizationId,
+      workspace_id: workspace.id,
+      kind: 'group',
+      group_id: sales,
+    });
     const refused = await app.api.call('deleteGroup', { token: admin.token, params: { groupId: sales } });
     expect(refused.status).toBe(409);
     expect(refused.body.errors[0].code).toBe('GROUP_IN_USE');

@@ -7,16 +7,10 @@ export interface GroupUsage {
   inUse(trx: Knex.Transaction, groupId: string): Promise<boolean>;
 }
 
-/**
- * A group that takes part in a workspace cannot be deleted. Workspaces arrive with issue [4/5]: their module must
- * keep a `workspace_participants` table with a `group_id` column (or add its own entry to GROUP_USAGES). Until that
- * table exists the check finds nothing.
- */
+/** A group that takes part in a workspace cannot be deleted. */
 const workspaceParticipation: GroupUsage = {
   name: 'workspace',
   async inUse(trx, groupId) {
-    const { rows } = await trx.raw(`SELECT to_regclass('workspace_participants') IS NOT NULL AS present`);
-    if (!rows[0]?.present) return false;
     const hit = await trx('workspace_participants').where({ group_id: groupId }).first(trx.raw('1 AS hit'));
     return Boolean(hit);
   },

@@ -1,0 +1,145 @@
+/*
+ * Who may see and do what in a workspace. One place decides it for workspaces, business flows, documents and
+ * tasks, so a partner never reaches what was not shared with it:
+ *
+ * - An admin of the owner organization sees and edits everything in the organization's workspaces.
+ * - Anyone else reaches a workspace through a participant: one of their own groups (owner organization), or their
+ *   organization as a partner (client). A participant's `is_public` lets it see every business flow of the
+ *   workspace (otherwise only flows with a task assigned to it); `is_editable` lets it create and edit flows,
+ *   documents and (editable-by-client) properties.
+ * - A workspace nobody of the caller's kind participates in is NOT_FOUND, never FORBIDDEN: its existence stays
+ *   hidden.
+ */
+import type { Knex } from 'knex';
+import type { Principal } from '../../http/context.ts';
+import { AppError } from '../../http/errors.ts';
+
+/** What the caller may do in one workspace. */
+export interface WorkspaceAccess {
+  workspaceId: string;
+  ownerOrganizationId: string;
+  workspaceName: string;
+  mailNotification: boolean;
+  /** The caller belongs to the organization that owns the workspace. */
+  isOwnerOrganization: boolean;
+  /** An admin of the owner organization: everything is allowed. */
+  isOwnerAdmin: boolean;
+  /** Sees every business flow of the workspace (admin or a public participant). */
+  canSeeAllFlows: boolean;
+  /** May create and edit flows and documents (admin or an editable participant). */
+  canEdit: boolean;
+  /** The caller's own groups that take part in the workspace (owner organization only). */
+  groupIds: string[];
+  /** The caller's organization when it takes part as a partner, else null. */
+  partnerOrganizationId: string | null;
+}
+
+/** The groups the caller is a member of (any organization's user). */
+export function memberGroupIds(knex: Knex, userId: string) {
+  return knex('group_members').where('user_id', userId).select('group_id');
+}
+
+/**
+ * Participant rows that let the caller in: their own groups, or their organization as partner. A query builder
+ * over `workspace_participants as p`, for use in subqueries.
+ */
+export function callerParticipants(knex: Knex, principal: Principal) {
+  return knex('workspace_participants as p').where((w) =>
+    w
+      .where((g) => g.where('p.kind', 'group').whereIn('p.group_id', memberGroupIds(knex, principal.userId)))
+      .orWhere((o) => o.where('p.kind', 'organization').where('p.partner_organization_id', principal.organizationId)),
+  );
+}
+
+/** Ids of every workspace the caller can see (subquery). */
+export function visibleWorkspaceIds(knex: Knex, principal: Principal) {
+  const viaParticipants = callerParticipants(knex, principal).select('p.workspace_id');
+  if (!principal.isAdmin) return viaParticipants;
+  return knex
+    .select('w.id as workspace_id')
+    .from('workspaces as w')
+    .where('w.organization_id', principal.organizationId)
+    .union(viaParticipants);
+}
+
+/**
+ * Restricts a query over `business_flows as f` to the flows the caller can see: all flows of workspaces they see
+ * in full, plus flows holding a task assigned to one of their groups or to their organization as partner.
+ */
+export function whereFlowVisible(knex: Knex, query: Knex.QueryBuilder, principal: Principal, alias = 'f') {
+  return query.where((w) => {
+    if (principal.isAdmin) w.orWhere(`${alias}.organization_id`, principal.organizationId);
+    w.orWhereIn(
+      `${alias}.workspace_id`,
+      callerParticipants(knex, principal).where('p.is_public', true).select('p.workspace_id'),
+    );
+    w.orWhereExists(
+      knex('tasks as vt')
+        .join('documents as vd', 'vd.id', 'vt.document_id')
+        .whereRaw(`vd.business_flow_id = ${alias}.id`)
+        .where((a) =>
+          a
+            .whereIn('vt.group_id', memberGroupIds(knex, principal.userId))
+            .orWhere('vt.partner_organization_id', principal.organizationId),
+        )
+        .select(knex.raw('1')),
+    );
+  });
+}
+
+/** The caller's access to one workspace; NOT_FOUND when they cannot see it at all. */
+export async function workspaceAccess(trx: Knex, principal: Principal, workspaceId: string): Promise<WorkspaceAccess> {
+  const workspace = await trx('workspaces')
+    .where('id', workspaceId)
+    .first('id', 'organization_id', 'name', 'mail_notification');
+  if (!workspace) throw new AppError('NOT_FOUND');
+  const isOwnerOrganization = workspace.organization_id === principal.organizationId;
+  const isOwnerAdmin = isOwnerOrganization && principal.isAdmin;
+  const participants: { kind: string; group_id: string | null; is_public: boolean; is_editable: boolean }[] =
+    await callerParticipants(trx, principal)
+      .where('p.workspace_id', workspaceId)
+      .select('p.kind', 'p.group_id', 'p.is_public', 'p.is_editable');
+  if (!isOwnerAdmin && participants.length === 0) throw new AppError('NOT_FOUND');
+  const partner = participants.some((p) => p.kind === 'organization');
+  return {
+    workspaceId,
+    ownerOrganizationId: workspace.organization_id,
+    workspaceName: workspace.name,
+    mailNotification: workspace.mail_notification,
+    isOwnerOrganization,
+    isOwnerAdmin,
+    canSeeAllFlows: isOwnerAdmin || participants.some((p) => p.is_public),
+    canEdit: isOwnerAdmin || participants.some((p) => p.is_editable),
+    groupIds: participants.flatMap((p) => (p.kind === 'group' && p.group_id ? [p.group_id] : [])),
+    partnerOrganizationId: partner ? principal.organizationId : null,
+  };
+}
+
+/** Throws WORKSPACE_EDIT_NOT_ALLOWED unless the caller may edit in the workspace. */
+export function assertCanEdit(access: WorkspaceAccess): void {
+  if (!access.canEdit) throw new AppError('WORKSPACE_EDIT_NOT_ALLOWED');
+}
+
+/** The caller's access to the workspace of one business flow, checking the flow itself is visible to them. */
+export async function flowAccess(trx: Knex, principal: Principal, businessFlowId: string) {
+  const flow = await trx('business_flows').where('id', businessFlowId).first();
+  if (!flow) throw new AppError('NOT_FOUND');
+  const access = await workspaceAccess(trx, principal, flow.workspace_id);
+  if (!access.canSeeAllFlows) {
+    const visible = await whereFlowVisible(
+      trx,
+      trx('business_flows as f').where('f.id', businessFlowId),
+      principal,
+    ).first('f.id');
+    if (!visible) throw new AppError('NOT_FOUND');
+  }
+  return { access, flow };
+}
+
+/** The caller's access to the workspace and flow of one document (NOT_FOUND when its flow is hidden from them). */
+export async function documentAccess(trx: Knex, principal: Principal, documentId: string) {
+  const document = await trx('documents').where('id', documentId).first();
+  if (!document) throw new AppError('NOT_FOUND');
+  const { access, flow } = await flowAccess(trx, principal, document.business_flow_id);
+  return { access, flow, document };
+}
