@@ -2016,6 +2016,41 @@ export interface components {
                 };
             };
         };
+        /** @description One custom property value to store on a business flow (scope 10) or document (scope 20). Numbers and dates as text (dates yyyy-MM-dd or yyyy/MM/dd), enum values as the option id; null or '' removes the value. The property's lockVersion and optionsVersion the client read make a changed definition a 409. */
+        PropertyValueInput: {
+            /** Format: uuid */
+            propertyId: string;
+            value: string | number | null;
+            lockVersion?: number;
+            optionsVersion?: number;
+        };
+        /** @description A stored custom property value; labelName is the enum option's label (null for other types). */
+        PropertyValue: {
+            /** Format: uuid */
+            propertyId: string;
+            name: string;
+            inputType: components["schemas"]["PropertyInputType"];
+            value: string;
+            labelName: string | null;
+            /** @description Whether the caller may change this value (clients only where allowed). */
+            editable?: boolean;
+        };
+        /** @enum {string} */
+        BusinessFlowStatus: "in_progress" | "complete" | "incomplete" | "cancelled";
+        /** @enum {string} */
+        DocumentStatus: "in_progress" | "completed" | "remanded" | "cancelled";
+        /**
+         * @description The kind of document, as the Electronic Book Preservation Act sorts transaction records.
+         * @enum {string}
+         */
+        DocumentType: "contract" | "purchase_order" | "order_confirmation" | "invoice" | "quotation" | "delivery_note" | "receipt" | "other";
+        /** @enum {string} */
+        TaskType: "sign" | "approve" | "read";
+        /**
+         * @description Malware scan state of a document version; pending blocks download and task execution.
+         * @enum {string}
+         */
+        ScanStatus: "pending" | "clean" | "malicious" | "failed";
     };
     responses: {
         /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), or another conflict named by the code. */
@@ -2097,6 +2132,12 @@ export interface components {
         UserId: string;
         GroupId: string;
         RoleId: string;
+        WorkspaceId: string;
+        BusinessFlowId: string;
+        DocumentId: string;
+        TaskId: string;
+        DocumentTemplateId: string;
+        BusinessFlowTemplateId: string;
         PropertyId: string;
         /** @description 1-based page number. */
         PageNumber: number;

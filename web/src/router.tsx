@@ -221,6 +221,9 @@ const routeTree = rootRoute.addChildren([
   guarded.addChildren([
     homeRoute,
     settings.addChildren(settingsSections),
+    // @anchor routes:workspaces-flows (web helper 1 inserts its routes above this line)
+    // @anchor routes:documents-tasks (web helper 2 inserts its routes above this line)
+    // @anchor routes:templates (templates screens insert their routes above this line)
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
     guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),
     guardedRoute('/workspaces/$workspaceId/join', () => <FramePage frame="workspaceJoin" />),
