@@ -7,6 +7,8 @@ const PGLITE_SMOKE = [
   'plugins/mail/plugin.test.ts',
   'tests/api/health.test.ts',
   'tests/api/groups.test.ts',
+  'tests/api/tasks.test.ts',
+  'plugins/malware-scan/plugin.test.ts',
 ];
 
 const shared = {

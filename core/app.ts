@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Contract } from './contract/document.ts';
 import { csvBody } from './http/csv-body.ts';
 import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
+import { multipartBody } from './http/multipart-body.ts';
 import { webApp } from './http/web.ts';
 import type { RequestContext } from './http/context.ts';
 import type { Middleware } from 'koa';
@@ -29,6 +30,7 @@ export function buildApp(options: {
   app.use(errorMapper());
   app.use(securityHeaders());
   app.use(csvBody()); // raw bytes for CSV imports, up to 10 MB; JSON goes on to the parser below
+  app.use(multipartBody()); // file uploads: read by the route, with its upload place's size limit
   app.use(
     bodyParser({
       enableTypes: ['json'],

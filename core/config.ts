@@ -30,6 +30,8 @@ export interface Config {
   runWorkers: boolean;
   /** The national corporate number service (Web-API); a null url turns lookups off. */
   corporateNumberApi: { url: string | null; appId: string; timeoutMs: number };
+  /** clamd for the malware-scan plugin (CLAMAV_HOST/PORT/TIMEOUT_MS); a null host means the built-in engine. */
+  clamav: { host: string | null; port: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -123,5 +125,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: bool(env, 'KEIYAKU_VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: bool(env, 'KEIYAKU_WORKERS', true),
     corporateNumberApi: corporateNumberApiFrom(env),
+    clamav: {
+      host: env.CLAMAV_HOST || null,
+      port: int(env, 'CLAMAV_PORT', 3310, 1, 65535),
+      timeoutMs: int(env, 'CLAMAV_TIMEOUT_MS', 60_000, 100, 600_000),
+    },
   };
 }

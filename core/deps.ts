@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
+import type { FileStore } from './files/blob-store.ts';
 import type { JobQueue } from './jobs/index.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OperationLog } from './modules/logs/operation-log.ts';
@@ -16,6 +17,8 @@ export interface CoreDeps {
   clock: Clock;
   jobs: JobQueue;
   mailer: Mailer;
+  /** Document files: content-addressed blobs (core/files/blob-store.ts). */
+  files: FileStore;
   oplog: OperationLog;
   logger: Logger;
   /** Tells plugins what happened; call after the transaction committed. */

@@ -14,6 +14,8 @@ import { ApiRouter } from './contract/router.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { coreMigrations, migrateFolder, pendingMigrations } from './db/migrate.ts';
 import type { CoreDeps } from './deps.ts';
+import { LocalBlobStore } from './files/blob-store.ts';
+import { DOCUMENT_SCAN_JOB } from './files/scan.ts';
 import { JobQueue } from './jobs/index.ts';
 import { createLogger } from './log.ts';
 import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
@@ -31,11 +33,17 @@ import { signUpRoutes } from './modules/signup/routes.ts';
 import { termsRoutes } from './modules/terms/routes.ts';
 import { meRoutes } from './modules/users/me.ts';
 import { propertyRoutes } from './modules/properties/routes.ts';
+import { workspaceRoutes } from './modules/workspaces/routes.ts';
+import { businessFlowRoutes } from './modules/business-flows/routes.ts';
+import { documentRoutes } from './modules/documents/routes.ts';
+import { templateRoutes } from './modules/templates/routes.ts';
+import { taskRoutes } from './modules/tasks/routes.ts';
 import { type Plugin, PluginHost } from './plugins/index.ts';
 import { mailPlugin } from '../plugins/mail/index.ts';
+import { malwareScanPlugin } from '../plugins/malware-scan/index.ts';
 
 /** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
-export const BUILT_IN_PLUGINS: Plugin<never>[] = [mailPlugin as Plugin<never>];
+export const BUILT_IN_PLUGINS: Plugin<never>[] = [mailPlugin as Plugin<never>, malwareScanPlugin as Plugin<never>];
 
 export const CORE_MIGRATIONS_TABLE = 'knex_migrations';
 
@@ -80,6 +88,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     jobs,
     mailer,
+    files: new LocalBlobStore(config.dataDir),
     oplog,
     logger,
     events: { emit: (event, payload) => host.emit(event, payload) },
@@ -105,13 +114,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
   mailTemplateRoutes(api, deps);
   usageRoutes(api, deps);
   propertyRoutes(api, deps);
+  workspaceRoutes(api, deps);
+  businessFlowRoutes(api, deps);
+  documentRoutes(api, deps);
+  templateRoutes(api, deps);
+  taskRoutes(api, deps);
   host.register(api);
 
   const inFlight = new InFlightRequests();
   const app = buildApp({ config, logger, contract, api: api.routes(host.unboundOperations(api)), inFlight });
   await host.start();
   // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.
-  await jobs.start([MAIL_SEND_JOB]);
+  await jobs.start([MAIL_SEND_JOB, DOCUMENT_SCAN_JOB]);
 
   let server: Server | null = null;
   let closing: Promise<void> | null = null;

@@ -1029,6 +1029,738 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Workspaces the caller can see (own organization's and those shared with it as a partner).
+         * @description An administrator sees every workspace of the organization; anyone else sees the workspaces one of their
+         *     groups takes part in, and those their organization takes part in as a partner. `filter[q]` searches the name
+         *     and the ID for system link. Each item tells the caller's relation to it and counts the business flows the
+         *     caller can see.
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        /**
+         * Create a workspace (any user of the organization).
+         * @description At least one own group must take part (422 `WORKSPACE_PARTICIPANT_REQUIRED`); a user who is not an
+         *     administrator must include a group they are a member of. Partners are given by `organizationId` or
+         *     `corporateNumber` of an organization registered on the service.
+         */
+        post: operations["createWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One workspace with its participants.
+         * @description The owner organization's users see every participant; a partner sees only its own organization's
+         *     participation. A workspace the caller cannot see is 404.
+         */
+        get: operations["getWorkspace"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workspace that holds no business flow (cancelled ones included).
+         * @description Refused with 409 `WORKSPACE_HAS_BUSINESS_FLOWS` while any business flow is in it.
+         */
+        delete: operations["deleteWorkspace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change name, ID for system link, description or the mail notification switch.
+         * @description Owner organization administrators, and members of an editable own-group participant; anyone else who can
+         *     see the workspace gets 403 `WORKSPACE_EDIT_NOT_ALLOWED`.
+         */
+        patch: operations["updateWorkspace"];
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an own group or a partner organization to the workspace.
+         * @description Send the workspace's `lockVersion`; the change bumps it and the answer is the whole workspace. A partner is
+         *     named by `organizationId` or `corporateNumber` (422 `PARTNER_ORGANIZATION_NOT_FOUND`,
+         *     `PARTNER_IS_OWN_ORGANIZATION`); a participant already there is 409 `WORKSPACE_PARTICIPANT_DUPLICATE`.
+         */
+        post: operations["addWorkspaceParticipant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/participants/{participantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+                participantId: components["parameters"]["WorkspaceParticipantId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a participant (send the workspace's lockVersion as a query parameter).
+         * @description Refused with 409 `WORKSPACE_PARTICIPANT_IN_USE` while a document that is not cancelled has a task assigned
+         *     to that group or partner, and with 422 `WORKSPACE_PARTICIPANT_REQUIRED` for the last own group.
+         */
+        delete: operations["removeWorkspaceParticipant"];
+        options?: never;
+        head?: never;
+        /** Change a participant's public / editable flags (send the workspace's lockVersion). */
+        patch: operations["updateWorkspaceParticipant"];
+        trace?: never;
+    };
+    "/partner-organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The one organization registered on the service with this corporate number (to add as a partner).
+         * @description Never lists organizations; an unknown number is 404.
+         */
+        get: operations["findPartnerOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspaceId}/business-flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a business flow in a workspace, from scratch or from a business flow template.
+         * @description The caller needs edit rights in the workspace (owner organization admin or an editable participant: else 403
+         *     `WORKSPACE_EDIT_NOT_ALLOWED`). With `businessFlowTemplateId` (a template of the workspace owner organization)
+         *     the flow takes the template's name, comment, autoComplete and property values unless the request gives them
+         *     (request values win per property); without a template `name` is required. Properties are flow-scope (10)
+         *     custom properties of the owner organization; required ones must be given (422 `PROPERTY_VALUE_REQUIRED`). A
+         *     partner may set only properties that are public to and editable by clients. `systemLinkId` is unique in the
+         *     owner organization (409 `SYSTEM_LINK_ID_TAKEN`). The flow starts `in_progress`.
+         */
+        post: operations["createBusinessFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Business flows the caller can see, across workspaces, with filters (custom properties via searchBusinessFlows).
+         * @description `filter[q]` searches the name and the ID for system link. Dates are Japan days (`yyyy-MM-dd`, inclusive);
+         *     a range whose start is after its end is 422 `SEARCH_RANGE_INVALID`. Partners see only flows shared with them
+         *     (public participant, or a task assigned to them).
+         */
+        get: operations["listBusinessFlows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search business flows by the list filters and by custom property conditions (ANDed).
+         * @description Each property condition names a flow-scope property and one condition fitting its input type: string
+         *     `contains` (or `eq`), number `from`/`to` (inclusive, numeric), date `from`/`to` (inclusive, `yyyy-MM-dd` or
+         *     `yyyy/MM/dd`), enum `optionIds` (any of them). All conditions must hold (the Electronic Book Preservation Act
+         *     search: transaction date range AND amount range AND counterparty). An unknown property, one of another scope,
+         *     one hidden from the caller (partners: only properties public to clients), or a condition that does not fit
+         *     the type is 422 `SEARCH_PROPERTY_INVALID`; from after to is 422 `SEARCH_RANGE_INVALID` (pointers into the body).
+         */
+        post: operations["searchBusinessFlows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The business flows matching a search as a CSV file, at most 1,000 of them.
+         * @description Same filter as searchBusinessFlows. Columns `id`, `systemLinkId`, `name`, `status`, `workspace`, `createdAt`,
+         *     `updatedAt`, `completedAt`, then one column per flow-scope custom property the caller can see (headed by its
+         *     name; enum values as their label). UTF-8 with BOM, CRLF, RFC 4180 quoting, cells that a spreadsheet would
+         *     read as a formula start with `'`. More than 1,000 matches is 422 `CSV_EXPORT_LIMIT_EXCEEDED` (params max,
+         *     total). The export is written to the operation log.
+         */
+        post: operations["exportBusinessFlowsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One business flow with its workspace, properties and the documents the caller can see.
+         * @description Partners see only properties public to clients; `editable` says per value whether the caller may change it.
+         */
+        get: operations["getBusinessFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change name, ID for system link, comment, autoComplete or property values of a business flow.
+         * @description Needs edit rights in the workspace; a cancelled flow is 409 `BUSINESS_FLOW_CANCELLED`. Only the given
+         *     properties change (null or '' removes a value). A partner (editable participant) may change only property
+         *     values that are editable by clients (anything else is 403 `FORBIDDEN`).
+         */
+        patch: operations["updateBusinessFlow"];
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a business flow complete by hand; every party of the flow gets the completion mail.
+         * @description Allowed from `in_progress` and `incomplete` (a complete flow is 409 `BUSINESS_FLOW_STATUS_INVALID`, a
+         *     cancelled one 409 `BUSINESS_FLOW_CANCELLED`); needs edit rights in the workspace. The mail respects the
+         *     workspace's notification switch.
+         */
+        post: operations["completeBusinessFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}/incomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a business flow back to incomplete (from complete, or from in progress).
+         * @description Clears `completedAt`. An incomplete flow keeps accepting documents and task steps but does not auto-complete;
+         *     it is completed again by hand (completeBusinessFlow). Already incomplete is 409
+         *     `BUSINESS_FLOW_STATUS_INVALID`, cancelled 409 `BUSINESS_FLOW_CANCELLED`.
+         */
+        post: operations["markBusinessFlowIncomplete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel (remove) a business flow with a reason; its unfinished documents are cancelled, all data is kept.
+         * @description A blank `comment` is 422 `DOCUMENT_CANCEL_COMMENT_REQUIRED`. Documents not yet completed become `cancelled`
+         *     with the same comment and their open tasks `cancelled`; nothing is deleted. Afterwards every update, status
+         *     change and document upload is 409 `BUSINESS_FLOW_CANCELLED`.
+         */
+        post: operations["cancelBusinessFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The documents of a business flow the caller can see, oldest first.
+         * @description `filter[q]` searches name and ID for system link.
+         */
+        get: operations["listBusinessFlowDocuments"];
+        put?: never;
+        /**
+         * Upload a document (a PDF) into a business flow.
+         * @description `multipart/form-data` with the file in the part `file` (at most 30 MB, PDF only, checked by content:
+         *     executables, empty files, password-protected, corrupted PDFs and PDFs with active content are refused with
+         *     their own codes and nothing is stored). The file name and `name` are at most 100 characters
+         *     (`FILE_NAME_TOO_LONG`); `name` defaults to the file name without `.pdf`. With `documentTemplateId` the
+         *     document takes its type, tasks and properties from the template. The caller needs edit rights in the
+         *     workspace (`WORKSPACE_EDIT_NOT_ALLOWED`); a cancelled flow accepts no documents (409
+         *     `BUSINESS_FLOW_CANCELLED`). The new version is scanned for malware by a job: until the verdict is clean
+         *     the file cannot be downloaded and its tasks cannot be run (`DOCUMENT_BEING_SCANNED`).
+         */
+        post: operations["uploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One document with its versions, properties, tasks and history.
+         * @description Partners see only properties published to clients (`editable` tells which they may change). `canRename` is true for the workspace owner organization's editors; `canEdit` for editors of the workspace.
+         */
+        get: operations["getDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a document's name, type, ID for system link or properties.
+         * @description Needs edit rights in the workspace. Only the workspace owner organization may rename (403
+         *     `DOCUMENT_RENAME_OWNER_ONLY`); partners change only properties editable by clients. A cancelled or completed
+         *     document keeps its name, type and ID for system link (409 `DOCUMENT_NOT_IN_PROGRESS`), but its properties
+         *     may still be corrected (the preservation records of a completed transaction must stay searchable). A stale
+         *     `lockVersion` is 409 `UPDATED_BY_ANOTHER_USER`.
+         */
+        patch: operations["updateDocument"];
+        trace?: never;
+    };
+    "/documents/{documentId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The file of a document (the latest version, or `version`).
+         * @description 409 `DOCUMENT_BEING_SCANNED` while the version is being scanned, `DOCUMENT_MALICIOUS` or `DOCUMENT_SCAN_FAILED` after those verdicts. Every version stays downloadable by its number.
+         */
+        get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a document, with a required reason; its data and versions are kept.
+         * @description The reason is required (422 `DOCUMENT_CANCEL_COMMENT_REQUIRED`). Its open tasks are cancelled and cannot be resumed; the flow completes when every other document is complete and it auto-completes. Only an in-progress or remanded document can be cancelled (409 `DOCUMENT_NOT_IN_PROGRESS`).
+         */
+        post: operations["cancelDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a new version of a document; earlier versions are kept.
+         * @description Allowed when the document is remanded, when its latest version was found malicious or could not be scanned,
+         *     or while it is in progress and no task is completed yet; otherwise 409 `DOCUMENT_REUPLOAD_NOT_ALLOWED`. The
+         *     same checks as uploadDocument apply to the file. The optional `lockVersion` field makes a stale document 409
+         *     `UPDATED_BY_ANOTHER_USER`. The new version is scanned again.
+         */
+        post: operations["reuploadDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The task plan of a document, in order (parallel tasks share an order).
+         * @description Anyone who sees the document sees its tasks. `meta.document` carries the document's status, current order and `lockVersion` (the one replaceDocumentTasks expects).
+         */
+        get: operations["getDocumentTasks"];
+        /**
+         * Save the whole task plan of a document (the task editor).
+         * @description Replaces every task of the document. Allowed while the document is in progress (or remanded) and none of its
+         *     tasks is completed (409 `TASKS_LOCKED`, 409 `DOCUMENT_NOT_IN_PROGRESS`), for a user of the workspace owner
+         *     organization with edit rights (403 `WORKSPACE_EDIT_NOT_ALLOWED`). `lockVersion` is the DOCUMENT's; a stale one
+         *     is 409 `UPDATED_BY_ANOTHER_USER`. The plan must follow the spec (422, one error per field under
+         *     `/data/attributes/tasks/{i}`): exactly one task has order 1 (`TASK_ORDER_ONE_NOT_UNIQUE`), orders run from 1
+         *     without gaps (`TASK_ORDER_GAP`), a read task is in the last order or parallel to a non-read task
+         *     (`TASK_READ_NOT_LAST`), at least one required task belongs to a group of the caller's organization
+         *     (`TASK_OWN_GROUP_REQUIRED`), the owner organization has a task (`TASK_OWNER_ORGANIZATION_REQUIRED`), a task's
+         *     role can execute its type (`ROLE_CANNOT_PERFORM_TASK`), task template IDs are unique in the document
+         *     (409 `TASK_TEMPLATE_ID_DUPLICATE`), at most 30 tasks (`TASK_LIMIT`). Assignees are workspace participants
+         *     (`TASK_ASSIGNEE_NOT_PARTICIPANT`): an own group taking part in the workspace, or a partner organization taking
+         *     part; roles are the owner organization's and only for group tasks; unknown ids are `REFERENCE_NOT_FOUND`.
+         *     The tasks of order 1 become active at once, and their assignees get the task-assigned mail.
+         */
+        put: operations["replaceDocumentTasks"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tasks the caller can execute now, across workspaces and organizations ("my tasks").
+         * @description Active tasks of documents in progress or remanded (in flows that are not cancelled) whose assignee is a group the caller is a member of (holding the task's role when it has one) or the caller's organization as a partner. `filter[q]` searches the document and business flow names. `blockedByScan` is true while the document's latest version is not scanned clean (the task cannot be executed yet).
+         */
+        get: operations["listMyTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change whether a task is required, or its role, before it runs.
+         * @description Only for a task not yet completed, skipped or cancelled whose order has no completed task (409 `TASKS_LOCKED`), by a user of the workspace owner organization with edit rights. The plan's rules are checked again with the change (422 as in replaceDocumentTasks, pointers under `/data/attributes`). `lockVersion` is the task's.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
+    "/tasks/{taskId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an active approve task assigned to the caller.
+         * @description The caller must be an assignee (403 `TASK_NOT_ASSIGNED_TO_YOU`); the task must be active in the document's
+         *     current order and the document in progress or remanded (409 `TASK_NOT_EXECUTABLE`); its latest version must be
+         *     scanned clean (409 `DOCUMENT_BEING_SCANNED`, `DOCUMENT_MALICIOUS`, `DOCUMENT_SCAN_FAILED`); the flow must not be
+         *     cancelled (409 `BUSINESS_FLOW_CANCELLED`). The task's type must match the action (409 `TASK_TYPE_MISMATCH`);
+         *     sign tasks are executed by the signing feature (409 `SIGNING_NOT_AVAILABLE`). When every required task of the
+         *     order is completed, its optional ones are skipped and the next order becomes active (its assignees get the
+         *     task-assigned mail); after the last order the document completes and the flow auto-completes when all its
+         *     documents are done. An optional `lockVersion` (the task's) makes a stale read 409 `UPDATED_BY_ANOTHER_USER`.
+         */
+        post: operations["approveTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{taskId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge an active read (view-only) task assigned to the caller.
+         * @description The same rules as approveTask, for a task of type read (view-only acknowledgement): assignee, active in the current order, document scanned clean, flow not cancelled, type match (409 `TASK_TYPE_MISMATCH`); completing the order activates the next one, completing the last order completes the document.
+         */
+        post: operations["readTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{taskId}/remand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remand the task's document to an earlier order, with a required reason.
+         * @description The caller must be an assignee of the active task (403 `TASK_NOT_ASSIGNED_TO_YOU`, 409 `TASK_NOT_EXECUTABLE`);
+         *     a scan verdict does not block a remand. `reason` is required (422 `TASK_REASON_REQUIRED`); `toOrder` must be an
+         *     order before the task's own (422 `REMAND_TARGET_INVALID`); 1 goes back to the start. Every task of an order
+         *     ≥ `toOrder` goes back to waiting (completed ones are reset), the tasks of `toOrder` become active, and the
+         *     document's status is `remanded` until the tasks of `toOrder` are completed again (then `in_progress`). A
+         *     remanded document may be uploaded again (reuploadDocument). The target order's assignees and the document's
+         *     creator get the document-remanded mail.
+         */
+        post: operations["remandDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{taskId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the task's document from the task, with a required reason.
+         * @description The caller must be an assignee of the active task (403 `TASK_NOT_ASSIGNED_TO_YOU`, 409 `TASK_NOT_EXECUTABLE`); a scan verdict does not block it. `reason` is required (422 `TASK_REASON_REQUIRED`). The document becomes `cancelled` with the reason as its cancel comment, all its open tasks are cancelled (the data is kept), every party of the flow gets the document-cancelled mail, and the flow auto-completes when all its other documents are done.
+         */
+        post: operations["cancelTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Document templates of the organization (every member may read them).
+         * @description `filter[q]` searches the name and the ID for system link.
+         */
+        get: operations["listDocumentTemplates"];
+        put?: never;
+        /**
+         * Create a document template (administrators).
+         * @description Tasks follow the same rules as a document's tasks (one task with order 1, read tasks last or parallel, a required task of an own group, roles able to perform the task, task template IDs unique). Templates assign tasks to own groups only; partner tasks are added on the document. A duplicate name is 409 `TEMPLATE_NAME_TAKEN`, a duplicate ID for system link 422 `SYSTEM_LINK_ID_TAKEN`.
+         */
+        post: operations["createDocumentTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/document-templates/{documentTemplateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        /** One document template. */
+        get: operations["getDocumentTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a document template (administrators); 409 `TEMPLATE_IN_USE` while a business flow template uses it. */
+        delete: operations["deleteDocumentTemplate"];
+        options?: never;
+        head?: never;
+        /** Change a document template (administrators); lists given replace the stored ones. */
+        patch: operations["updateDocumentTemplate"];
+        trace?: never;
+    };
+    "/business-flow-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Business flow templates of the organization (every member may read them).
+         * @description `filter[q]` searches the name and the ID for system link.
+         */
+        get: operations["listBusinessFlowTemplates"];
+        put?: never;
+        /**
+         * Create a business flow template (administrators).
+         * @description Documents name document templates of the organization, each with a template ID unique within the flow template (409 `DOCUMENT_TEMPLATE_ID_DUPLICATE`).
+         */
+        post: operations["createBusinessFlowTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flow-templates/{businessFlowTemplateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowTemplateId: components["parameters"]["BusinessFlowTemplateId"];
+            };
+            cookie?: never;
+        };
+        /** One business flow template. */
+        get: operations["getBusinessFlowTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a business flow template (administrators); flows created from it keep their data. */
+        delete: operations["deleteBusinessFlowTemplate"];
+        options?: never;
+        head?: never;
+        /** Change a business flow template (administrators); lists given replace the stored ones. */
+        patch: operations["updateBusinessFlowTemplate"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1285,6 +2017,13 @@ export interface components {
                         name: string;
                         plan: components["schemas"]["Plan"];
                     };
+                    /** @description The user's groups, by name (what workspaces are shared with and tasks assigned to). */
+                    groups: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        isGroupAdmin: boolean;
+                    }[];
                 };
             };
         };
@@ -1465,9 +2204,13 @@ export interface components {
          *     - `password-changed`: userName, organizationName, changedAt (ISO 8601).
          *     - `user-invitation` (an administrator registered a user): userName, organizationName, **loginId**,
          *       **temporaryPassword**, expiresAt, **link** (sign-in page).
+         *     - `task-assigned` (a document task became executable; to its assignees), `document-remanded` (to the
+         *       target order's assignees and the creator), `document-cancelled` and `business-flow-completed` (to every
+         *       party of the flow): userName, organizationName, workspaceName, businessFlowName, documentName, taskType,
+         *       reason (remand / cancel), toOrder (remand), **link** (the business flow page).
          * @enum {string}
          */
-        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation";
+        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed";
         MailPlaceholder: {
             /** @description Written as {{name}} in a subject or body. */
             name: string;
@@ -2051,6 +2794,848 @@ export interface components {
          * @enum {string}
          */
         ScanStatus: "pending" | "clean" | "malicious" | "failed";
+        WorkspaceName: string;
+        WorkspaceDescription: string | null;
+        /** @description An own group (`kind: group`, `groupId`) or a partner organization (`kind: organization`, `organizationId` or `corporateNumber`). */
+        WorkspaceParticipantInput: {
+            /** @enum {string} */
+            kind: "group" | "organization";
+            /** Format: uuid */
+            groupId?: string;
+            /** Format: uuid */
+            organizationId?: string;
+            corporateNumber?: string;
+            /** @default true */
+            isPublic: boolean;
+            /** @default false */
+            isEditable: boolean;
+        };
+        WorkspaceParticipant: {
+            /** @constant */
+            type: "WorkspaceParticipant";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                /** @enum {string} */
+                kind: "group" | "organization";
+                /** Format: uuid */
+                groupId: string | null;
+                groupName: string | null;
+                /**
+                 * Format: uuid
+                 * @description The partner organization.
+                 */
+                organizationId: string | null;
+                organizationName: string | null;
+                corporateNumber: string | null;
+                isPublic: boolean;
+                isEditable: boolean;
+                /** Format: date-time */
+                createdAt: string;
+            };
+        };
+        Workspace: {
+            /** @constant */
+            type: "Workspace";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                description: string | null;
+                mailNotification: boolean;
+                ownerOrganization: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                /** @description The caller belongs to the owner organization. */
+                isOwnerOrganization: boolean;
+                /** @description The caller may create and edit business flows and documents here. */
+                canEdit: boolean;
+                /** @description The caller may change the workspace and its participants (never a partner). */
+                canManage: boolean;
+                /** @description The caller sees every business flow (otherwise only those with its tasks). */
+                canSeeAllFlows: boolean;
+                /** @description Business flows the caller can see, by status. */
+                businessFlowCounts: {
+                    total: number;
+                    inProgress: number;
+                    complete: number;
+                    incomplete: number;
+                    cancelled: number;
+                };
+                /** @description Only in the detail (and change) answers. A partner sees only its own organization's participation. */
+                participants?: components["schemas"]["WorkspaceParticipant"][];
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        WorkspaceResponse: {
+            data: components["schemas"]["Workspace"];
+        };
+        WorkspaceList: {
+            data: components["schemas"]["Workspace"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        WorkspaceCreateRequest: {
+            data: {
+                /** @constant */
+                type: "Workspace";
+                attributes: {
+                    name: components["schemas"]["WorkspaceName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    description?: components["schemas"]["WorkspaceDescription"];
+                    /** @default true */
+                    mailNotification: boolean;
+                    participants?: components["schemas"]["WorkspaceParticipantInput"][];
+                };
+            };
+        };
+        WorkspaceUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "Workspace";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    name?: components["schemas"]["WorkspaceName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    description?: components["schemas"]["WorkspaceDescription"];
+                    mailNotification?: boolean;
+                };
+            };
+        };
+        WorkspaceParticipantCreateRequest: {
+            data: {
+                /** @constant */
+                type: "WorkspaceParticipant";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    /** @enum {string} */
+                    kind: "group" | "organization";
+                    /** Format: uuid */
+                    groupId?: string;
+                    /** Format: uuid */
+                    organizationId?: string;
+                    corporateNumber?: string;
+                    /** @default true */
+                    isPublic: boolean;
+                    /** @default false */
+                    isEditable: boolean;
+                };
+            };
+        };
+        WorkspaceParticipantUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "WorkspaceParticipant";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    isPublic?: boolean;
+                    isEditable?: boolean;
+                };
+            };
+        };
+        PartnerOrganizationResponse: {
+            data: {
+                /** @constant */
+                type: "PartnerOrganization";
+                /** Format: uuid */
+                id: string;
+                attributes: {
+                    name: string;
+                    corporateNumber: string;
+                };
+            };
+        };
+        BusinessFlowName: string;
+        BusinessFlowComment: string | null;
+        /**
+         * @default -createdAt
+         * @enum {string}
+         */
+        BusinessFlowSort: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "completedAt" | "-completedAt" | "status" | "-status";
+        BusinessFlowDocumentSummary: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            status: components["schemas"]["DocumentStatus"];
+            documentType: components["schemas"]["DocumentType"];
+            /** @description The order whose tasks are executable now. */
+            currentOrder: number | null;
+        };
+        BusinessFlow: {
+            /** @constant */
+            type: "BusinessFlow";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                status: components["schemas"]["BusinessFlowStatus"];
+                comment: string | null;
+                /** @description Completes by itself once every non-cancelled document is completed. */
+                autoComplete: boolean;
+                /** @description The reason given when the flow was cancelled. */
+                cancelComment: string | null;
+                /**
+                 * Format: uuid
+                 * @description The template it was created from.
+                 */
+                businessFlowTemplateId: string | null;
+                workspace: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                /** @description Flow-scope custom property values the caller may see, in property name order. */
+                properties: components["schemas"]["PropertyValue"][];
+                /** @description Whether the caller may edit this flow (and it is not cancelled). */
+                canEdit: boolean;
+                /** @description Only in the detail (getBusinessFlow and changes); the documents the caller can see. */
+                documents?: components["schemas"]["BusinessFlowDocumentSummary"][];
+                /** Format: date-time */
+                completedAt: string | null;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        BusinessFlowResponse: {
+            data: components["schemas"]["BusinessFlow"];
+        };
+        BusinessFlowList: {
+            data: components["schemas"]["BusinessFlow"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        BusinessFlowCreateRequest: {
+            data: {
+                /** @constant */
+                type: "BusinessFlow";
+                attributes: {
+                    name?: components["schemas"]["BusinessFlowName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    comment?: components["schemas"]["BusinessFlowComment"];
+                    /** @default true */
+                    autoComplete: boolean;
+                    /** Format: uuid */
+                    businessFlowTemplateId?: string;
+                    properties?: components["schemas"]["PropertyValueInput"][];
+                };
+            };
+        };
+        BusinessFlowUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "BusinessFlow";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    name?: components["schemas"]["BusinessFlowName"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    comment?: components["schemas"]["BusinessFlowComment"];
+                    autoComplete?: boolean;
+                    properties?: components["schemas"]["PropertyValueInput"][];
+                };
+            };
+        };
+        BusinessFlowLockRequest: {
+            data: {
+                /** @constant */
+                type: "BusinessFlow";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        BusinessFlowCancelRequest: {
+            data: {
+                /** @constant */
+                type: "BusinessFlow";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    /** @description The reason for the cancellation (required). */
+                    comment: string;
+                };
+            };
+        };
+        /** @description One condition on a flow-scope custom property: `contains` or `eq` for strings, `from`/`to` for numbers and dates (inclusive), `eq` for numbers and dates, `optionIds` for enums. */
+        BusinessFlowPropertyCondition: {
+            /** Format: uuid */
+            propertyId: string;
+            eq?: string | number;
+            from?: string | number;
+            to?: string | number;
+            contains?: string;
+            optionIds?: string[];
+        };
+        BusinessFlowSearchFilter: {
+            q?: string;
+            status?: components["schemas"]["BusinessFlowStatus"][];
+            /** Format: uuid */
+            workspaceId?: string;
+            /** Format: date */
+            createdFrom?: string;
+            /** Format: date */
+            createdTo?: string;
+            /** Format: date */
+            updatedFrom?: string;
+            /** Format: date */
+            updatedTo?: string;
+            /** Format: date */
+            completedFrom?: string;
+            /** Format: date */
+            completedTo?: string;
+            properties?: components["schemas"]["BusinessFlowPropertyCondition"][];
+        };
+        BusinessFlowSearchRequest: {
+            filter?: components["schemas"]["BusinessFlowSearchFilter"];
+            page?: {
+                /** @default 1 */
+                number: number;
+                /** @default 20 */
+                size: number;
+            };
+            sort?: components["schemas"]["BusinessFlowSort"];
+        };
+        BusinessFlowExportRequest: {
+            filter?: components["schemas"]["BusinessFlowSearchFilter"];
+            sort?: components["schemas"]["BusinessFlowSort"];
+        };
+        /** @description The multipart form of uploadDocument. `properties` is the JSON text of an array of PropertyValueInput (document scope). */
+        DocumentUploadForm: {
+            /**
+             * Format: binary
+             * @description The PDF (at most 30 MB; file name at most 100 characters).
+             */
+            file: string;
+            /** @description Defaults to the file name without ".pdf". */
+            name?: string;
+            documentType?: components["schemas"]["DocumentType"];
+            systemLinkId?: string;
+            /** Format: uuid */
+            documentTemplateId?: string;
+            /** @description JSON: [PropertyValueInput, …] */
+            properties?: string;
+        };
+        /** @description The multipart form of reuploadDocument. */
+        DocumentReuploadForm: {
+            /** Format: binary */
+            file: string;
+            /** @description The document's lockVersion the client read. */
+            lockVersion?: string;
+        };
+        DocumentVersion: {
+            version: number;
+            fileName: string;
+            contentType: string;
+            size: number;
+            sha256: string;
+            pageCount: number | null;
+            scanStatus: components["schemas"]["ScanStatus"];
+            /** Format: date-time */
+            uploadedAt: string;
+        };
+        /** @description One step of a document's history: uploaded, reuploaded, updated, cancelled, scan_clean, scan_malicious, scan_failed, and the task steps (approved, read, remanded, …) the tasks module records. */
+        DocumentEvent: {
+            kind: string;
+            reason: string | null;
+            toOrder: number | null;
+            actorName: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        DocumentTaskSummary: {
+            /** Format: uuid */
+            id: string;
+            order: number;
+            type: components["schemas"]["TaskType"];
+            role: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            assignee: {
+                /** @enum {string} */
+                kind: "group" | "organization" | "one_time_user";
+                id: string | null;
+                name: string | null;
+            };
+            required: boolean;
+            templateId: string | null;
+            /** @enum {string} */
+            status: "waiting" | "active" | "completed" | "skipped" | "cancelled";
+            completedBy: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            executableByMe: boolean;
+            lockVersion?: components["schemas"]["LockVersion"];
+        };
+        DocumentSummary: {
+            /** @constant */
+            type: "Document";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                documentType: components["schemas"]["DocumentType"];
+                status: components["schemas"]["DocumentStatus"];
+                systemLinkId: string | null;
+                currentVersion: components["schemas"]["DocumentVersion"];
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        Document: {
+            /** @constant */
+            type: "Document";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                businessFlow: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    status: components["schemas"]["BusinessFlowStatus"];
+                };
+                workspace: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                name: string;
+                documentType: components["schemas"]["DocumentType"];
+                status: components["schemas"]["DocumentStatus"];
+                systemLinkId: string | null;
+                properties: components["schemas"]["PropertyValue"][];
+                currentVersion: components["schemas"]["DocumentVersion"];
+                /** @description Every version, newest first. */
+                versions: components["schemas"]["DocumentVersion"][];
+                cancelComment: string | null;
+                /** @description The order whose tasks are executable now. */
+                currentOrder?: number | null;
+                /** @description The history, oldest first. */
+                events: components["schemas"]["DocumentEvent"][];
+                tasks: components["schemas"]["DocumentTaskSummary"][];
+                canRename: boolean;
+                canEdit: boolean;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        DocumentResponse: {
+            data: components["schemas"]["Document"];
+        };
+        DocumentList: {
+            data: components["schemas"]["DocumentSummary"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        DocumentUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "Document";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    name?: string;
+                    documentType?: components["schemas"]["DocumentType"];
+                    systemLinkId?: components["schemas"]["SystemLinkId"];
+                    properties?: components["schemas"]["PropertyValueInput"][];
+                };
+            };
+        };
+        DocumentCancelRequest: {
+            data: {
+                /** @constant */
+                type: "DocumentCancel";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    /** @description Required (DOCUMENT_CANCEL_COMMENT_REQUIRED). */
+                    reason?: string;
+                };
+            };
+        };
+        /**
+         * @description waiting (a later order), active (executable now), completed, skipped (an optional task whose order moved on), cancelled (its document was cancelled).
+         * @enum {string}
+         */
+        TaskStatus: "waiting" | "active" | "completed" | "skipped" | "cancelled";
+        TaskAssigneeInput: {
+            /** @constant */
+            kind: "group";
+            /** Format: uuid */
+            groupId: string;
+        } | {
+            /** @constant */
+            kind: "organization";
+            /** Format: uuid */
+            organizationId: string;
+        };
+        TaskPlanItem: {
+            /** @description Parallel tasks share an order. */
+            order: number;
+            type: components["schemas"]["TaskType"];
+            /**
+             * Format: uuid
+             * @description A role of the owner organization (group tasks only).
+             */
+            roleId?: string | null;
+            assignee: components["schemas"]["TaskAssigneeInput"];
+            /** @description Optional tasks do not hold the order back. */
+            required: boolean;
+            /** @description Unique within the document. */
+            templateId?: string | null;
+        };
+        DocumentTasksReplaceRequest: {
+            data: {
+                /** @constant */
+                type: "DocumentTasks";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    tasks: components["schemas"]["TaskPlanItem"][];
+                };
+            };
+        };
+        TaskUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "Task";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    required?: boolean;
+                    /** Format: uuid */
+                    roleId?: string | null;
+                };
+            };
+        };
+        TaskExecuteRequest: {
+            data: {
+                /** @constant */
+                type: "TaskExecution";
+                attributes: {
+                    lockVersion?: components["schemas"]["LockVersion"];
+                    comment?: string | null;
+                };
+            };
+        };
+        TaskRemandRequest: {
+            data: {
+                /** @constant */
+                type: "TaskRemand";
+                attributes: {
+                    /** @description Required (blank is 422 TASK_REASON_REQUIRED). */
+                    reason?: string | null;
+                    /** @description An order before the task's own; 1 is the start. */
+                    toOrder: number;
+                    lockVersion?: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        TaskCancelRequest: {
+            data: {
+                /** @constant */
+                type: "TaskCancel";
+                attributes: {
+                    /** @description Required (blank is 422 TASK_REASON_REQUIRED). */
+                    reason?: string | null;
+                    lockVersion?: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        /** @description The state of the task's document (after the step, in responses to a step). */
+        TaskDocumentState: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            status: components["schemas"]["DocumentStatus"];
+            /** @description The order whose tasks are executable now. */
+            currentOrder: number | null;
+            lockVersion: components["schemas"]["LockVersion"];
+        };
+        Task: {
+            /** @constant */
+            type: "Task";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                /** Format: uuid */
+                documentId: string;
+                order: number;
+                type: components["schemas"]["TaskType"];
+                role: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                } | null;
+                assignee: {
+                    /** @enum {string} */
+                    kind: "group" | "organization" | "one_time_user";
+                    id: string | null;
+                    name: string | null;
+                };
+                required: boolean;
+                templateId: string | null;
+                status: components["schemas"]["TaskStatus"];
+                completedBy: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                } | null;
+                /** Format: date-time */
+                completedAt: string | null;
+                /** @description Active, assigned to the caller, and the document scanned clean. */
+                executableByMe: boolean;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        TaskList: {
+            data: components["schemas"]["Task"][];
+            meta: {
+                document: components["schemas"]["TaskDocumentState"];
+            };
+        };
+        TaskResponse: {
+            data: components["schemas"]["Task"];
+            meta: {
+                document: components["schemas"]["TaskDocumentState"];
+            };
+        };
+        MyTask: {
+            /** @constant */
+            type: "MyTask";
+            /**
+             * Format: uuid
+             * @description The task's id.
+             */
+            id: string;
+            attributes: {
+                order: number;
+                type: components["schemas"]["TaskType"];
+                required: boolean;
+                role: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                } | null;
+                assignee: {
+                    /** @enum {string} */
+                    kind: "group" | "organization" | "one_time_user";
+                    id: string | null;
+                    name: string | null;
+                };
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                activatedAt: string;
+                document: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    status: components["schemas"]["DocumentStatus"];
+                    documentType: components["schemas"]["DocumentType"];
+                };
+                businessFlow: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                workspace: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    ownerOrganizationName: string;
+                };
+                scanStatus: components["schemas"]["ScanStatus"];
+                /** @description The latest version is not scanned clean; retry later. */
+                blockedByScan: boolean;
+            };
+        };
+        MyTaskList: {
+            data: components["schemas"]["MyTask"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        TemplateName: string;
+        /** @description An ID for system link of a part of a template (a task or a document), unique within the template. */
+        TemplateRefId: string;
+        /** @description One task of a document template. Parallel tasks share an order. Templates assign own groups only; the role (optional) must be a role of the organization that may execute the task type. */
+        DocumentTemplateTaskInput: {
+            order: number;
+            type: components["schemas"]["TaskType"];
+            /** Format: uuid */
+            roleId?: string | null;
+            assignee: {
+                /** @constant */
+                kind: "group";
+                /** Format: uuid */
+                groupId: string;
+            };
+            /** @default true */
+            required: boolean;
+            templateId?: components["schemas"]["TemplateRefId"] | null;
+        };
+        DocumentTemplateTask: {
+            order: number;
+            type: components["schemas"]["TaskType"];
+            /** Format: uuid */
+            roleId: string | null;
+            roleName: string | null;
+            assignee: {
+                /** @constant */
+                kind: "group";
+                /** Format: uuid */
+                groupId: string;
+                /** @description The group's name (null if it was deleted). */
+                name: string | null;
+            };
+            required: boolean;
+            templateId: string | null;
+        };
+        /** @description A reading position on the PDF (placeholder for the reading position settings; stored as given). */
+        ReadingPosition: {
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            taskTemplateId?: string | null;
+        };
+        DocumentTemplateAttributesInput: {
+            name?: components["schemas"]["TemplateName"];
+            systemLinkId?: components["schemas"]["SystemLinkId"];
+            documentType?: components["schemas"]["DocumentType"];
+            tasks?: components["schemas"]["DocumentTemplateTaskInput"][];
+            properties?: components["schemas"]["PropertyValueInput"][];
+            readingPositions?: components["schemas"]["ReadingPosition"][];
+        };
+        DocumentTemplate: {
+            /** @constant */
+            type: "DocumentTemplate";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                documentType: components["schemas"]["DocumentType"];
+                tasks: components["schemas"]["DocumentTemplateTask"][];
+                properties: components["schemas"]["PropertyValue"][];
+                readingPositions: components["schemas"]["ReadingPosition"][];
+                /** @description Business flow templates that use this document template. */
+                usedBy: number;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        DocumentTemplateResponse: {
+            data: components["schemas"]["DocumentTemplate"];
+        };
+        DocumentTemplateList: {
+            data: components["schemas"]["DocumentTemplate"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        DocumentTemplateCreateRequest: {
+            data: {
+                /** @constant */
+                type: "DocumentTemplate";
+                attributes: components["schemas"]["DocumentTemplateAttributesInput"] & {
+                    name: components["schemas"]["TemplateName"];
+                };
+            };
+        };
+        DocumentTemplateUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "DocumentTemplate";
+                attributes: components["schemas"]["DocumentTemplateAttributesInput"] & {
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        BusinessFlowTemplateDocumentInput: {
+            /** Format: uuid */
+            documentTemplateId: string;
+            templateId: components["schemas"]["TemplateRefId"];
+        };
+        BusinessFlowTemplateDocument: {
+            /** Format: uuid */
+            documentTemplateId: string;
+            templateId: string;
+            /** @description The document template's name. */
+            name: string;
+            documentType: components["schemas"]["DocumentType"];
+        };
+        BusinessFlowTemplateAttributesInput: {
+            name?: components["schemas"]["TemplateName"];
+            systemLinkId?: components["schemas"]["SystemLinkId"];
+            comment?: string | null;
+            autoComplete?: boolean;
+            properties?: components["schemas"]["PropertyValueInput"][];
+            documents?: components["schemas"]["BusinessFlowTemplateDocumentInput"][];
+        };
+        BusinessFlowTemplate: {
+            /** @constant */
+            type: "BusinessFlowTemplate";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                systemLinkId: components["schemas"]["SystemLinkId"];
+                comment: string | null;
+                autoComplete: boolean;
+                properties: components["schemas"]["PropertyValue"][];
+                documents: components["schemas"]["BusinessFlowTemplateDocument"][];
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
+        };
+        BusinessFlowTemplateResponse: {
+            data: components["schemas"]["BusinessFlowTemplate"];
+        };
+        BusinessFlowTemplateList: {
+            data: components["schemas"]["BusinessFlowTemplate"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        BusinessFlowTemplateCreateRequest: {
+            data: {
+                /** @constant */
+                type: "BusinessFlowTemplate";
+                attributes: components["schemas"]["BusinessFlowTemplateAttributesInput"] & {
+                    name: components["schemas"]["TemplateName"];
+                };
+            };
+        };
+        BusinessFlowTemplateUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "BusinessFlowTemplate";
+                attributes: components["schemas"]["BusinessFlowTemplateAttributesInput"] & {
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
     };
     responses: {
         /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), or another conflict named by the code. */
@@ -2138,6 +3723,7 @@ export interface components {
         TaskId: string;
         DocumentTemplateId: string;
         BusinessFlowTemplateId: string;
+        WorkspaceParticipantId: string;
         PropertyId: string;
         /** @description 1-based page number. */
         PageNumber: number;
@@ -4092,6 +5678,1334 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                /** @description `own`: workspaces of the caller's organization; `partner`: those shared with it by others. */
+                "filter[relation]"?: "own" | "partner";
+                sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of workspaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed workspace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    addWorkspaceParticipant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceParticipantCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Added; the workspace with its participants. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    removeWorkspaceParticipant: {
+        parameters: {
+            query: {
+                /** @description The workspace's lockVersion as read. */
+                lockVersion: components["schemas"]["LockVersion"];
+            };
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+                participantId: components["parameters"]["WorkspaceParticipantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; the workspace with its remaining participants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateWorkspaceParticipant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+                participantId: components["parameters"]["WorkspaceParticipantId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceParticipantUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace with its participants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    findPartnerOrganization: {
+        parameters: {
+            query: {
+                /** @description 13-digit corporate number. */
+                "filter[corporateNumber]": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerOrganizationResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listBusinessFlows: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                /** @description Comma-separated statuses (in_progress, complete, incomplete, cancelled). */
+                "filter[status]"?: string;
+                "filter[workspaceId]"?: string;
+                "filter[createdFrom]"?: string;
+                "filter[createdTo]"?: string;
+                "filter[updatedFrom]"?: string;
+                "filter[updatedTo]"?: string;
+                "filter[completedFrom]"?: string;
+                "filter[completedTo]"?: string;
+                sort?: components["schemas"]["BusinessFlowSort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of business flows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    searchBusinessFlows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of business flows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportBusinessFlowsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowExportRequest"];
+            };
+        };
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="business-flows-yyyyMMdd.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The business flow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed business flow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    completeBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowLockRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed business flow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    markBusinessFlowIncomplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowLockRequest"];
+            };
+        };
+        responses: {
+            /** @description The business flow, now incomplete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cancelBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled business flow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listBusinessFlowDocuments: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "createdAt" | "-createdAt" | "name" | "-name" | "status" | "-status";
+            };
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    uploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentUploadForm"];
+            };
+        };
+        responses: {
+            /** @description The new document. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadDocument: {
+        parameters: {
+            query?: {
+                version?: number;
+            };
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…"; filename*=UTF-8''… (RFC 5987) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cancelDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    reuploadDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DocumentReuploadForm"];
+            };
+        };
+        responses: {
+            /** @description The document with its new version. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getDocumentTasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document's tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    replaceDocumentTasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentTasksReplaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The new plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listMyTasks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                "filter[type]"?: components["schemas"]["TaskType"];
+                sort?: "activatedAt" | "-activatedAt" | "documentName" | "-documentName" | "businessFlowName" | "-businessFlowName";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of executable tasks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyTaskList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated task. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    approveTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskExecuteRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed task and the document's state after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    readTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskExecuteRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed task and the document's state after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    remandDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskRemandRequest"];
+            };
+        };
+        responses: {
+            /** @description The task and the document's state after the remand. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cancelTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The task and the cancelled document's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listDocumentTemplates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of document templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentTemplateList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createDocumentTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentTemplateCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getDocumentTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteDocumentTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateDocumentTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentTemplateUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed document template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listBusinessFlowTemplates: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
+                "filter[q]"?: components["parameters"]["Search"];
+                sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of business flow templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowTemplateList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createBusinessFlowTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowTemplateCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBusinessFlowTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowTemplateId: components["parameters"]["BusinessFlowTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The business flow template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteBusinessFlowTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowTemplateId: components["parameters"]["BusinessFlowTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateBusinessFlowTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowTemplateId: components["parameters"]["BusinessFlowTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowTemplateUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed business flow template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowTemplateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
         };
     };
 }

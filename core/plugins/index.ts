@@ -5,6 +5,8 @@ import type { PlanFeature } from '../access/plans.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { CoreDeps } from '../deps.ts';
+import type { FileStore } from '../files/blob-store.ts';
+import { recordScanVerdict, type ScanVerdict } from '../files/scan.ts';
 import type { ApiRouter, Handler, RouteOptions } from '../contract/router.ts';
 import type { operations } from '../contract/api.gen.ts';
 import { migrateFolder } from '../db/migrate.ts';
@@ -13,6 +15,10 @@ import type { JobHandler, JobQueue, QueuePolicy } from '../jobs/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
 import { type PaidOption, planHasFeature } from '../access/plans.ts';
+
+// What the malware-scan plugin needs from core (plugins import nothing else of core than this file).
+export { builtinThreat } from '../files/builtin-threats.ts';
+export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
 
 /** Events plugins can listen to, with what each carries. */
 export interface HookEvents {
@@ -38,6 +44,15 @@ export interface PluginContext<C = unknown> {
   oplog: OperationLog;
   /** The service's public origin, for links in what the plugin sends. */
   publicUrl: string;
+  /** Stored document files (read-only): content-addressed blobs. */
+  files: Pick<FileStore, 'read' | 'exists'>;
+  /** Document hooks: record a malware-scan verdict on a document version in the caller's transaction. */
+  documents: {
+    recordScanVerdict(
+      trx: Knex.Transaction,
+      input: { documentVersionId: string; verdict: ScanVerdict; engine: string; detail: string | null },
+    ): Promise<{ changed: boolean }>;
+  };
 }
 
 /** Registers a plugin's routes: only operations the contract marks with `x-plugin: <name>`. */
@@ -109,7 +124,7 @@ interface Loaded {
 }
 
 /** Shared services the host hands to each plugin context. */
-export type HostDeps = Pick<CoreDeps, 'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger'>;
+export type HostDeps = Pick<CoreDeps, 'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger' | 'files'>;
 
 /**
  * Loads plugins in the order STYLE.md gives: validate config, check dependsOn, migrate, register routes, jobs and
@@ -166,7 +181,7 @@ export class PluginHost {
       }
       config = raw;
     }
-    const { knex, clock, jobs, mailer, oplog, logger } = this.deps;
+    const { knex, clock, jobs, mailer, oplog, logger, files } = this.deps;
     return {
       name: plugin.name,
       config: config as never,
@@ -177,6 +192,8 @@ export class PluginHost {
       log: logger.child({ plugin: plugin.name }),
       oplog,
       publicUrl: this.deps.config.publicUrl,
+      files,
+      documents: { recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog }, trx, input) },
     };
   }
 

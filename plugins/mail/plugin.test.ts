@@ -193,6 +193,8 @@ describe('mail plugin over SMTP', () => {
       log: deps.logger,
       oplog: deps.oplog,
       publicUrl: deps.config.publicUrl,
+      files: deps.files,
+      documents: { recordScanVerdict: async () => ({ changed: false }) },
     };
     const mail: OutgoingMail = {
       id: randomUUID(),

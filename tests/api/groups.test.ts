@@ -38,6 +38,15 @@ describe('groups', () => {
     ]);
   });
 
+  it('tells every user their own groups in GET /me, also when they may not list groups', async () => {
+    const admin = await adminSession(app);
+    const sales = await createGroup(app, admin.token, '営業部');
+    const member = await activeMember(app, admin.token, [sales]);
+    expect((await app.api.call('listGroups', { token: member.token })).status).toBe(403);
+    const me = await app.api.call('getCurrentUser', { token: member.token });
+    expect(me.body.data.attributes.groups).toEqual([{ id: sales, name: '営業部', isGroupAdmin: false }]);
+  });
+
   it('creates and renames a group with its lockVersion and logs both', async () => {
     const admin = await adminSession(app);
     const id = await createGroup(app, admin.token, '営業部', 'SALES');

@@ -57,7 +57,7 @@ describe('mail templates', () => {
     const org = await signedInOwner(app);
     const all = await app.api.call('listMailTemplates', { token: org.token, query: { 'page[size]': 100 } });
     expect(all.status).toBe(200);
-    expect(all.body.meta.total).toBe(10);
+    expect(all.body.meta.total).toBe(18);
     expect(all.body.data.map((t: { id: string }) => t.id).slice(0, 4)).toEqual([
       'welcome.ja',
       'welcome.en',
@@ -77,13 +77,13 @@ describe('mail templates', () => {
     expect(found.body.data.map((t: { id: string }) => t.id)).toEqual(['password-reset.en']);
     const page = await app.api.call('listMailTemplates', {
       token: org.token,
-      query: { sort: '-kind', 'page[size]': 3, 'page[number]': 2 },
+      query: { sort: '-kind', 'page[size]': 3, 'page[number]': 5 },
     });
-    expect(page.body.meta).toEqual({ total: 10, page: { number: 2, size: 3 } });
+    expect(page.body.meta).toEqual({ total: 18, page: { number: 5, size: 3 } });
     expect(page.body.data.map((t: { id: string }) => t.id)).toEqual([
-      'password-changed.en',
       'user-id-reminder.ja',
       'user-id-reminder.en',
+      'password-reset.ja',
     ]);
   });
 

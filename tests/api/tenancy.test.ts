@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../core/contract/document.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { seedBusinessFlow, uploadPdf } from '../helpers/documents.ts';
+import { corporateNumber } from '../helpers/workspaces.ts';
 import {
   type AdminSession,
   adminSession,
@@ -21,13 +23,19 @@ const foreign: Record<string, string> = {};
 /** Strings that only B's data contains: its ids, login IDs and names. */
 const markers: string[] = [];
 
+/** A's corporate number, valid and unlike any other organization's here. */
+const aCorporateNumber = corporateNumber();
+
 const lockOnly = (type: string) => ({ data: { type, attributes: { lockVersion: 0 } } });
 
 /**
  * Every operation with an id in its path, called with B's ids. A new operation that takes an id must be added here
  * (the first test fails until it is), so isolation is proven for it too.
  */
-const FOREIGN_CALLS: Record<string, () => { params: Record<string, string>; body?: unknown }> = {
+const FOREIGN_CALLS: Record<
+  string,
+  () => { params: Record<string, string>; body?: unknown; query?: Record<string, string | number> }
+> = {
   getUser: () => ({ params: { userId: foreign.userId! } }),
   updateUser: () => ({
     params: { userId: foreign.userId! },
@@ -68,6 +76,106 @@ const FOREIGN_CALLS: Record<string, () => { params: Record<string, string>; body
     body: { data: { type: 'Property', attributes: { lockVersion: 0, name: '乗っ取り' } } },
   }),
   deleteProperty: () => ({ params: { propertyId: foreign.propertyId! } }),
+  // Workspaces: B's workspace (flowWorkspaceId) and one of its participants (workspaceParticipantId).
+  getWorkspace: () => ({ params: { workspaceId: foreign.flowWorkspaceId! } }),
+  updateWorkspace: () => ({
+    params: { workspaceId: foreign.flowWorkspaceId! },
+    body: { data: { type: 'Workspace', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteWorkspace: () => ({ params: { workspaceId: foreign.flowWorkspaceId! } }),
+  addWorkspaceParticipant: () => ({
+    params: { workspaceId: foreign.flowWorkspaceId! },
+    body: {
+      data: { type: 'WorkspaceParticipant', attributes: { lockVersion: 0, kind: 'group', groupId: a.defaultGroupId } },
+    },
+  }),
+  updateWorkspaceParticipant: () => ({
+    params: { workspaceId: foreign.flowWorkspaceId!, participantId: foreign.workspaceParticipantId! },
+    body: { data: { type: 'WorkspaceParticipant', attributes: { lockVersion: 0, isEditable: true } } },
+  }),
+  removeWorkspaceParticipant: () => ({
+    params: { workspaceId: foreign.flowWorkspaceId!, participantId: foreign.workspaceParticipantId! },
+    query: { lockVersion: 0 },
+  }),
+  // Documents: B's document in B's business flow (seeded below as documentFlowId / documentId).
+  listBusinessFlowDocuments: () => ({ params: { businessFlowId: foreign.documentFlowId! } }),
+  uploadDocument: () => ({ params: { businessFlowId: foreign.documentFlowId! } }),
+  getDocument: () => ({ params: { documentId: foreign.documentId! } }),
+  updateDocument: () => ({
+    params: { documentId: foreign.documentId! },
+    body: { data: { type: 'Document', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  downloadDocument: () => ({ params: { documentId: foreign.documentId! } }),
+  cancelDocument: () => ({
+    params: { documentId: foreign.documentId! },
+    body: { data: { type: 'DocumentCancel', attributes: { lockVersion: 0, reason: '乗っ取り' } } },
+  }),
+  reuploadDocument: () => ({ params: { documentId: foreign.documentId! } }),
+  getDocumentTemplate: () => ({ params: { documentTemplateId: foreign.documentTemplateId! } }),
+  updateDocumentTemplate: () => ({
+    params: { documentTemplateId: foreign.documentTemplateId! },
+    body: { data: { type: 'DocumentTemplate', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteDocumentTemplate: () => ({ params: { documentTemplateId: foreign.documentTemplateId! } }),
+  getBusinessFlowTemplate: () => ({ params: { businessFlowTemplateId: foreign.businessFlowTemplateId! } }),
+  updateBusinessFlowTemplate: () => ({
+    params: { businessFlowTemplateId: foreign.businessFlowTemplateId! },
+    body: { data: { type: 'BusinessFlowTemplate', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  deleteBusinessFlowTemplate: () => ({ params: { businessFlowTemplateId: foreign.businessFlowTemplateId! } }),
+  // Business flows: B's flow (documentFlowId) and its workspace (flowWorkspaceId).
+  createBusinessFlow: () => ({
+    params: { workspaceId: foreign.flowWorkspaceId! },
+    body: { data: { type: 'BusinessFlow', attributes: { name: '乗っ取り' } } },
+  }),
+  getBusinessFlow: () => ({ params: { businessFlowId: foreign.documentFlowId! } }),
+  updateBusinessFlow: () => ({
+    params: { businessFlowId: foreign.documentFlowId! },
+    body: { data: { type: 'BusinessFlow', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  completeBusinessFlow: () => ({ params: { businessFlowId: foreign.documentFlowId! }, body: lockOnly('BusinessFlow') }),
+  markBusinessFlowIncomplete: () => ({
+    params: { businessFlowId: foreign.documentFlowId! },
+    body: lockOnly('BusinessFlow'),
+  }),
+  cancelBusinessFlow: () => ({
+    params: { businessFlowId: foreign.documentFlowId! },
+    body: { data: { type: 'BusinessFlow', attributes: { lockVersion: 0, comment: '乗っ取り' } } },
+  }),
+  // Tasks: the approve task of B's document (foreign.taskId, seeded below).
+  getDocumentTasks: () => ({ params: { documentId: foreign.documentId! } }),
+  replaceDocumentTasks: () => ({
+    params: { documentId: foreign.documentId! },
+    body: {
+      data: {
+        type: 'DocumentTasks',
+        attributes: {
+          lockVersion: 0,
+          tasks: [{ order: 1, type: 'read', assignee: { kind: 'group', groupId: foreign.groupId }, required: true }],
+        },
+      },
+    },
+  }),
+  updateTask: () => ({
+    params: { taskId: foreign.taskId! },
+    body: { data: { type: 'Task', attributes: { lockVersion: 0, required: false } } },
+  }),
+  approveTask: () => ({
+    params: { taskId: foreign.taskId! },
+    body: { data: { type: 'TaskExecution', attributes: {} } },
+  }),
+  readTask: () => ({
+    params: { taskId: foreign.taskId! },
+    body: { data: { type: 'TaskExecution', attributes: {} } },
+  }),
+  remandDocument: () => ({
+    params: { taskId: foreign.taskId! },
+    body: { data: { type: 'TaskRemand', attributes: { reason: '乗っ取り', toOrder: 1 } } },
+  }),
+  cancelTask: () => ({
+    params: { taskId: foreign.taskId! },
+    body: { data: { type: 'TaskCancel', attributes: { reason: '乗っ取り' } } },
+  }),
 };
 
 /** Path parameters that are not ids of organization-owned rows (mail template kind and language). */
@@ -78,6 +186,8 @@ function queryFor(operationId: string): Record<string, string> | undefined {
   const today = new Date().toISOString().slice(0, 10);
   if (/download/i.test(operationId)) return { from: today, to: today };
   if (operationId === 'lookupCorporateNumber') return { number: '7000012050002' };
+  // The lookup answers one organization by number: A's own, so the call succeeds without naming B.
+  if (operationId === 'findPartnerOrganization') return { 'filter[corporateNumber]': aCorporateNumber };
   return undefined;
 }
 
@@ -95,6 +205,12 @@ async function snapshotOfB() {
     members: await read('listGroupMembers', { groupId: foreign.groupId! }),
     role: await read('getRole', { roleId: foreign.roleId! }),
     property: await read('getProperty', { propertyId: foreign.propertyId! }),
+    documentTemplate: await read('getDocumentTemplate', { documentTemplateId: foreign.documentTemplateId! }),
+    businessFlowTemplate: await read('getBusinessFlowTemplate', {
+      businessFlowTemplateId: foreign.businessFlowTemplateId!,
+    }),
+    businessFlow: await read('getBusinessFlow', { businessFlowId: foreign.documentFlowId! }),
+    workspace: await read('getWorkspace', { workspaceId: foreign.flowWorkspaceId! }),
     logRows: Number(
       (
         await app.service.deps
@@ -132,6 +248,69 @@ beforeAll(async () => {
   });
   expect(property.status).toBe(201);
   foreign.propertyId = property.body.data.id;
+  // Documents: a business flow of B (seeded rows) holding one uploaded document.
+  const seeded = await seedBusinessFlow(app, {
+    organizationId: b.organizationId,
+    groupId: b.defaultGroupId,
+    createdBy: b.ownerId,
+    name: 'B社の業務フロー',
+  });
+  foreign.documentFlowId = seeded.businessFlowId;
+  foreign.flowWorkspaceId = seeded.workspaceId;
+  // Workspaces: a participant of B's workspace, and a corporate number for A (the partner lookup finds A only).
+  const participant = await app.service.deps
+    .knex('workspace_participants')
+    .where({ workspace_id: seeded.workspaceId })
+    .first('id');
+  foreign.workspaceParticipantId = participant.id;
+  await app.service.deps
+    .knex('organizations')
+    .where({ id: a.organizationId })
+    .update({ corporate_number: aCorporateNumber });
+  foreign.documentId = (await uploadPdf(app, b.token, seeded.businessFlowId, { name: 'B社の契約書' })).id;
+  const [task] = await app.service.deps
+    .knex('tasks')
+    .insert({
+      organization_id: b.organizationId,
+      document_id: foreign.documentId,
+      task_order: 1,
+      type: 'approve',
+      assignee_kind: 'group',
+      group_id: b.defaultGroupId,
+      status: 'active',
+    })
+    .returning('id');
+  foreign.taskId = task.id;
+  // Templates: B's document template (its approve task on B's group) used by B's business flow template.
+  const documentTemplate = await app.api.call('createDocumentTemplate', {
+    token: b.token,
+    body: {
+      data: {
+        type: 'DocumentTemplate',
+        attributes: {
+          name: 'B社の契約書テンプレート',
+          tasks: [{ order: 1, type: 'approve', assignee: { kind: 'group', groupId: foreign.groupId }, required: true }],
+        },
+      },
+    },
+  });
+  expect(documentTemplate.status).toBe(201);
+  foreign.documentTemplateId = documentTemplate.body.data.id;
+  const flowTemplate = await app.api.call('createBusinessFlowTemplate', {
+    token: b.token,
+    body: {
+      data: {
+        type: 'BusinessFlowTemplate',
+        attributes: {
+          name: 'B社の取引テンプレート',
+          documents: [{ documentTemplateId: foreign.documentTemplateId, templateId: 'B-DOC' }],
+        },
+      },
+    },
+  });
+  expect(flowTemplate.status).toBe(201);
+  foreign.businessFlowTemplateId = flowTemplate.body.data.id;
+  markers.push('B社の契約書テンプレート', 'B社の取引テンプレート');
   const user = await app.api.call('getUser', { token: b.token, params: { userId: foreign.userId } });
   markers.push(
     ...Object.values(foreign),

@@ -13,5 +13,11 @@ export function sampleValues(locale: Locale, publicUrl: string, now: Date): Reco
     changedAt: now.toISOString(),
     temporaryPassword: 'Tmp-4kq9x2Lm',
     expiresAt: inOneWeek.toISOString(),
+    workspaceName: ja ? '取引先A社との契約' : 'Contracts with Client A',
+    businessFlowName: ja ? '業務委託契約 2026年度' : 'Service agreement 2026',
+    documentName: ja ? '業務委託契約書.pdf' : 'service-agreement.pdf',
+    taskType: ja ? '承認' : 'approve',
+    reason: ja ? '金額を修正してください。' : 'Please correct the amount.',
+    toOrder: '1',
   };
 }

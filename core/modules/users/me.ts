@@ -8,10 +8,17 @@ import { executeOnConnection } from '../../db/index.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 
-/** One round trip, prepared once per connection: the user, the organization and its password expiry days. */
+/**
+ * One round trip, prepared once per connection: the user, the organization, its password expiry days and the
+ * user's groups (what a workspace is shared with and tasks are assigned to).
+ */
 const CURRENT_USER_SQL = `
   SELECT u.id, u.login_id, u.name, u.email, u.locale, u.is_owner, u.is_admin, u.password_changed_at, u.lock_version,
-         o.id AS organization_id, o.code, o.name AS organization_name, o.plan, p.expiry_days
+         o.id AS organization_id, o.code, o.name AS organization_name, o.plan, p.expiry_days,
+         (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'isGroupAdmin', m.is_group_admin)
+                                   ORDER BY g.name), '[]'::json)
+            FROM group_members m JOIN groups g ON g.id = m.group_id
+           WHERE m.user_id = u.id) AS groups
     FROM users u
     JOIN organizations o ON o.id = u.organization_id
     LEFT JOIN password_policies p ON p.organization_id = u.organization_id
@@ -44,6 +51,7 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
             passwordExpiresAt: expiresAt?.toISOString() ?? null,
             lockVersion: row.lock_version,
             organization: { id: row.organization_id, code: row.code, name: row.organization_name, plan: row.plan },
+            groups: row.groups,
           },
         },
       },

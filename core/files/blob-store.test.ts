@@ -1,0 +1,54 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalBlobStore, sha256Of } from './blob-store.ts';
+
+describe('LocalBlobStore', () => {
+  let dataDir: string;
+  let store: LocalBlobStore;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'keiyaku-blobs-'));
+    store = new LocalBlobStore(dataDir);
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('stores a blob under blobs/ab/cd/<sha256> and reads it back', async () => {
+    const bytes = Buffer.from('%PDF-1.4 hello');
+    const stored = await store.put(bytes);
+    expect(stored).toEqual({ sha256: sha256Of(bytes), size: bytes.length });
+    const file = path.join(dataDir, 'blobs', stored.sha256.slice(0, 2), stored.sha256.slice(2, 4), stored.sha256);
+    expect(await readFile(file)).toEqual(bytes);
+    expect(await store.read(stored.sha256)).toEqual(bytes);
+    expect(await store.exists(stored.sha256)).toBe(true);
+  });
+
+  it('is idempotent: the same bytes twice leave one file and no temporary files', async () => {
+    const bytes = Buffer.from('same bytes');
+    const [a, b] = await Promise.all([store.put(bytes), store.put(bytes)]);
+    expect(a.sha256).toBe(b.sha256);
+    const folder = path.dirname(store.pathOf(a.sha256));
+    expect(readdirSync(folder)).toEqual([a.sha256]);
+  });
+
+  it('streams a stored blob', async () => {
+    const bytes = Buffer.alloc(200_000, 7);
+    const { sha256 } = await store.put(bytes);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await store.stream(sha256)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks)).toEqual(bytes);
+  });
+
+  it('reports a missing blob as absent and refuses to read it', async () => {
+    const missing = sha256Of(Buffer.from('never stored'));
+    expect(await store.exists(missing)).toBe(false);
+    await expect(store.read(missing)).rejects.toThrow(/ENOENT/);
+    await expect(store.stream(missing)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses an address that is not a SHA-256 (no path traversal)', () => {
+    expect(() => store.pathOf('../../etc/passwd')).toThrow(/SHA-256/);
+  });
+});

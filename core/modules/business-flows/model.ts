@@ -1,0 +1,195 @@
+/*
+ * How a business flow looks on the wire. Property values are filtered per caller: users of the workspace owner
+ * organization see every flow-scope property, partners (clients) only those public to clients; `editable` says
+ * whether the caller may change a value (edit rights in the workspace, and for clients editable-by-client).
+ */
+import type { Knex } from 'knex';
+import type { Principal } from '../../http/context.ts';
+import { workspaceAccess, type WorkspaceAccess } from '../workspaces/access.ts';
+import type { FlowRow } from './complete.ts';
+
+/** A flow row with the name of its workspace, as the list and detail queries select it. */
+export type FlowListRow = FlowRow & { workspace_name: string };
+
+export interface FlowPropertyValue {
+  propertyId: string;
+  name: string;
+  inputType: number;
+  value: string;
+  labelName: string | null;
+  editable: boolean;
+}
+
+interface ValueRow {
+  target_id: string;
+  property_id: string;
+  organization_id: string;
+  name: string;
+  input_type: number;
+  editable_by_client: boolean;
+  text_value: string | null;
+  option_id: string | null;
+  label: string | null;
+  number_text: string | null;
+  date_text: string | null;
+}
+
+/**
+ * The flow-scope values of some flows the caller may see, per flow id: properties of the caller's own organization,
+ * and of other organizations only those public to clients.
+ */
+export async function readFlowProperties(
+  db: Knex,
+  principal: Principal,
+  flows: { id: string; canEdit: boolean }[],
+): Promise<Map<string, FlowPropertyValue[]>> {
+  const result = new Map<string, FlowPropertyValue[]>();
+  if (flows.length === 0) return result;
+  const canEdit = new Map(flows.map((f) => [f.id, f.canEdit]));
+  const rows = (await db('property_values as v')
+    .join('custom_properties as p', 'p.id', 'v.property_id')
+    .leftJoin('property_options as o', 'o.id', 'v.option_id')
+    .where('v.target_type', 'business_flow')
+    .whereIn(
+      'v.target_id',
+      flows.map((f) => f.id),
+    )
+    .where((w) => w.where('p.organization_id', principal.organizationId).orWhere('p.public_to_client', true))
+    .orderBy([{ column: 'p.name' }, { column: 'p.id' }])
+    .select(
+      'v.target_id',
+      'v.property_id',
+      'p.organization_id',
+      'p.name',
+      'p.input_type',
+      'p.editable_by_client',
+      'v.text_value',
+      'v.option_id',
+      'o.label',
+      db.raw('v.number_value::text as number_text'),
+      db.raw(`to_char(v.date_value, 'YYYY-MM-DD') as date_text`),
+    )) as ValueRow[];
+  for (const row of rows) {
+    const isClient = row.organization_id !== principal.organizationId;
+    const list = result.get(row.target_id) ?? [];
+    list.push({
+      propertyId: row.property_id,
+      name: row.name,
+      inputType: row.input_type,
+      value: row.text_value ?? row.number_text ?? row.date_text ?? row.option_id ?? '',
+      labelName: row.label,
+      editable: Boolean(canEdit.get(row.target_id)) && (!isClient || row.editable_by_client),
+    });
+    result.set(row.target_id, list);
+  }
+  return result;
+}
+
+/** The caller's access to each workspace of some flows (a list page touches few workspaces). */
+export async function accessByWorkspace(
+  db: Knex,
+  principal: Principal,
+  workspaceIds: string[],
+): Promise<Map<string, WorkspaceAccess>> {
+  const result = new Map<string, WorkspaceAccess>();
+  for (const id of new Set(workspaceIds)) result.set(id, await workspaceAccess(db, principal, id));
+  return result;
+}
+
+export interface FlowDocumentSummary {
+  id: string;
+  name: string;
+  status: string;
+  documentType: string;
+  currentOrder: number | null;
+}
+
+/** The documents of a flow as the detail lists them. */
+export async function flowDocuments(db: Knex, flowId: string): Promise<FlowDocumentSummary[]> {
+  const rows: {
+    id: string;
+    name: string;
+    status: string;
+    document_type: string;
+    current_order: number | null;
+  }[] = await db('documents')
+    .where({ business_flow_id: flowId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('id', 'name', 'status', 'document_type', 'current_order');
+  return rows.map((d) => ({
+    id: d.id,
+    name: d.name,
+    status: d.status,
+    documentType: d.document_type,
+    currentOrder: d.current_order,
+  }));
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** The JSON:API resource of a flow. */
+export function flowResource(
+  row: FlowListRow,
+  extra: { canEdit: boolean; properties: FlowPropertyValue[]; documents?: FlowDocumentSummary[] },
+) {
+  return {
+    type: 'BusinessFlow' as const,
+    id: row.id,
+    attributes: {
+      name: row.name,
+      systemLinkId: row.system_link_id,
+      status: row.status,
+      comment: row.comment,
+      autoComplete: row.auto_complete,
+      cancelComment: row.cancel_comment,
+      businessFlowTemplateId: row.business_flow_template_id,
+      workspace: { id: row.workspace_id, name: row.workspace_name },
+      properties: extra.properties,
+      canEdit: extra.canEdit && row.status !== 'cancelled',
+      ...(extra.documents ? { documents: extra.documents } : {}),
+      completedAt: iso(row.completed_at),
+      cancelledAt: iso(row.cancelled_at),
+      lockVersion: row.lock_version,
+      createdAt: iso(row.created_at)!,
+      updatedAt: iso(row.updated_at)!,
+    },
+  };
+}
+
+/** Flows with their workspace name (the base of every list, search and export). */
+export function flowsWithWorkspace(db: Knex) {
+  return db('business_flows as f')
+    .join('workspaces as w', 'w.id', 'f.workspace_id')
+    .select('f.*', 'w.name as workspace_name');
+}
+
+/** Turns list rows into resources with the caller's properties and edit rights. */
+export async function flowResources(db: Knex, principal: Principal, rows: FlowListRow[]) {
+  const access = await accessByWorkspace(
+    db,
+    principal,
+    rows.map((r) => r.workspace_id),
+  );
+  const canEdit = (row: FlowListRow) => Boolean(access.get(row.workspace_id)?.canEdit);
+  const properties = await readFlowProperties(
+    db,
+    principal,
+    rows.map((r) => ({ id: r.id, canEdit: canEdit(r) && r.status !== 'cancelled' })),
+  );
+  return rows.map((row) => flowResource(row, { canEdit: canEdit(row), properties: properties.get(row.id) ?? [] }));
+}
+
+/** The detail body of one flow the caller may see (visibility checked by the caller of this function). */
+export async function flowBody(db: Knex, principal: Principal, flowId: string) {
+  const row = (await flowsWithWorkspace(db).where('f.id', flowId).first()) as FlowListRow;
+  const access = await workspaceAccess(db, principal, row.workspace_id);
+  const editable = access.canEdit && row.status !== 'cancelled';
+  const properties = await readFlowProperties(db, principal, [{ id: flowId, canEdit: editable }]);
+  return {
+    data: flowResource(row, {
+      canEdit: access.canEdit,
+      properties: properties.get(flowId) ?? [],
+      documents: await flowDocuments(db, flowId),
+    }),
+  };
+}

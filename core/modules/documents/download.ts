@@ -1,0 +1,47 @@
+/*
+ * The file of a document (downloadDocument): the latest version or `?version=N`. A version still being scanned is
+ * 409 DOCUMENT_BEING_SCANNED, a malicious or unscannable one DOCUMENT_MALICIOUS / DOCUMENT_SCAN_FAILED.
+ */
+import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { FileStore } from '../../files/blob-store.ts';
+import { assertScanAllowsUse, type DocumentVersionRow } from '../../files/scan.ts';
+import type { Principal } from '../../http/context.ts';
+import { AppError } from '../../http/errors.ts';
+import { documentAccess } from '../workspaces/access.ts';
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / RFC 5987). */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+export async function documentFile(
+  db: Knex,
+  files: FileStore,
+  principal: Principal,
+  documentId: string,
+  versionNumber: number | undefined,
+): Promise<{ stream: Readable; headers: Record<string, string> }> {
+  await documentAccess(db, principal, documentId);
+  const query = db('document_versions').where('document_id', documentId);
+  const version = (await (versionNumber === undefined
+    ? query.orderBy('version', 'desc').first()
+    : query.where('version', versionNumber).first())) as DocumentVersionRow | undefined;
+  if (!version) throw new AppError('NOT_FOUND', { detail: `version ${versionNumber} not found` });
+  assertScanAllowsUse(version);
+  const stream = await files.stream(version.sha256);
+  return {
+    stream,
+    headers: {
+      'Content-Type': version.content_type,
+      'Content-Length': String(version.size_bytes),
+      'Content-Disposition': contentDisposition(version.file_name),
+      'Cache-Control': 'private, no-store',
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/*
+ * Approving or reading a task, and what follows: when every required task of the current order is completed, the
+ * order's optional tasks still open are skipped and the next order becomes active (task-assigned mail); after the
+ * last order the document completes and its flow may auto-complete. A remanded document is back in progress once
+ * the order it was remanded to is done.
+ */
+import type { Knex } from 'knex';
+import type { CoreDeps } from '../../deps.ts';
+import type { Principal } from '../../http/context.ts';
+import { AppError } from '../../http/errors.ts';
+import { latestVersion, assertScanAllowsUse } from '../../files/scan.ts';
+import { autoCompleteIfDone, type FlowRow } from '../business-flows/complete.ts';
+import type { DocumentActor, DocumentRow } from '../documents/model.ts';
+import { activateOrder, logTaskStep } from './model.ts';
+import { assertRunnable, lockStep, touchDocument } from './step.ts';
+
+export type TaskAction = 'approve' | 'read';
+
+const STEP = {
+  approve: { kind: 'task_approved', action: 'task.approved' },
+  read: { kind: 'task_read', action: 'task.read' },
+} as const;
+
+export async function executeTask(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  principal: Principal,
+  actor: DocumentActor,
+  taskId: string,
+  action: TaskAction,
+  input: { lockVersion?: number; comment?: string | null },
+): Promise<void> {
+  const step = await lockStep(trx, principal, taskId);
+  await assertRunnable(trx, principal, step, input.lockVersion);
+  const { flow, document, task } = step;
+  if (task.type === 'sign') throw new AppError('SIGNING_NOT_AVAILABLE');
+  if (task.type !== action) throw new AppError('TASK_TYPE_MISMATCH');
+  assertScanAllowsUse(await latestVersion(trx, document.id));
+  const now = deps.clock.now();
+  await trx('tasks')
+    .where({ id: task.id })
+    .update({
+      status: 'completed',
+      completed_by: actor.userId,
+      completed_at: now,
+      updated_at: now,
+      lock_version: trx.raw('lock_version + 1'),
+    });
+  const comment = input.comment?.trim() || null;
+  await logTaskStep(
+    deps,
+    trx,
+    actor,
+    document,
+    { ...STEP[action], at: now, taskId: task.id, reason: comment },
+    {
+      order: task.task_order,
+    },
+  );
+  await advanceIfOrderDone(deps, trx, actor, flow, document);
+  await touchDocument(trx, document.id, now);
+}
+
+/** Moves the document on when its current order has no required task left open. */
+async function advanceIfOrderDone(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  actor: DocumentActor,
+  flow: FlowRow,
+  document: DocumentRow,
+): Promise<void> {
+  const order = document.current_order!;
+  const open = await trx('tasks')
+    .where({ document_id: document.id, task_order: order, status: 'active', required: true })
+    .first('id');
+  if (open) return;
+  const now = deps.clock.now();
+  await trx('tasks')
+    .where({ document_id: document.id, task_order: order, status: 'active' })
+    .update({ status: 'skipped', updated_at: now, lock_version: trx.raw('lock_version + 1') });
+  const [{ next }] = (await trx('tasks')
+    .where({ document_id: document.id })
+    .where('task_order', '>', order)
+    .whereNot('status', 'cancelled')
+    .min({ next: 'task_order' })) as [{ next: number | null }];
+  if (next !== null && next !== undefined) {
+    await trx('documents').where({ id: document.id }).update({ status: 'in_progress' });
+    await activateOrder(deps, trx, document, Number(next));
+    return;
+  }
+  await trx('documents')
+    .where({ id: document.id })
+    .update({ status: 'completed', completed_at: now, current_order: null, updated_at: now });
+  await logTaskStep(deps, trx, actor, document, { kind: 'completed', action: 'document.completed', at: now });
+  await autoCompleteIfDone(deps, trx, flow.id, {
+    userId: actor.userId,
+    organizationId: actor.organizationId,
+    req: actor.req,
+  });
+}

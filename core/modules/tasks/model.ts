@@ -1,0 +1,124 @@
+/*
+ * Rows and shared steps of the tasks module: the task row, activating an order (with the task-assigned mail), and
+ * the history event plus operation log entry every step writes (in the workspace owner organization's log).
+ */
+import type { Knex } from 'knex';
+import type { CoreDeps } from '../../deps.ts';
+import type { Principal } from '../../http/context.ts';
+import { type DocumentActor, type DocumentRow, logDocumentChange } from '../documents/model.ts';
+import { notifyFlowParties } from '../business-flows/notify.ts';
+import type { TaskType } from './rules.ts';
+
+export type TaskStatus = 'waiting' | 'active' | 'completed' | 'skipped' | 'cancelled';
+
+/** A tasks row as knex returns it. */
+export interface TaskRow {
+  id: string;
+  organization_id: string;
+  document_id: string;
+  task_order: number;
+  type: TaskType;
+  role_id: string | null;
+  assignee_kind: 'group' | 'organization' | 'one_time_user';
+  group_id: string | null;
+  partner_organization_id: string | null;
+  one_time_user_id: string | null;
+  required: boolean;
+  template_id: string | null;
+  status: TaskStatus;
+  completed_by: string | null;
+  completed_at: Date | null;
+  lock_version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type DocumentRef = Pick<DocumentRow, 'id' | 'organization_id' | 'business_flow_id' | 'name'>;
+
+/**
+ * Makes the waiting tasks of `order` active, records it as the document's current order and mails their assignees
+ * (task-assigned, unless `mail` is false). Returns the ids of the tasks it activated.
+ */
+export async function activateOrder(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  document: DocumentRef,
+  order: number,
+  options: { mail?: boolean } = {},
+): Promise<string[]> {
+  const now = deps.clock.now();
+  const activated = (await trx('tasks')
+    .where({ document_id: document.id, task_order: order, status: 'waiting' })
+    .update({ status: 'active', updated_at: now, lock_version: trx.raw('lock_version + 1') })
+    .returning(['id', 'type'])) as { id: string; type: TaskType }[];
+  await trx('documents').where({ id: document.id }).update({ current_order: order, updated_at: now });
+  const types = options.mail === false ? [] : [...new Set(activated.map((t) => t.type))];
+  for (const type of types) {
+    await notifyFlowParties(deps, trx, {
+      businessFlowId: document.business_flow_id,
+      kind: 'task-assigned',
+      vars: { documentName: document.name, taskType: type },
+      only: { taskIds: activated.filter((t) => t.type === type).map((t) => t.id) },
+    });
+  }
+  return activated.map((t) => t.id);
+}
+
+/** One step of a document's tasks: a document_events row and an operation log entry. */
+export async function logTaskStep(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  actor: DocumentActor,
+  document: Pick<DocumentRow, 'id' | 'organization_id'>,
+  step: { kind: string; action: string; at: Date; taskId?: string; reason?: string | null; toOrder?: number | null },
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await trx('document_events').insert({
+    organization_id: document.organization_id,
+    document_id: document.id,
+    task_id: step.taskId ?? null,
+    kind: step.kind,
+    reason: step.reason ?? null,
+    to_order: step.toOrder ?? null,
+    actor_user_id: actor.userId,
+    actor_organization_id: actor.organizationId,
+    created_at: step.at,
+  });
+  await logDocumentChange(deps, trx, actor, document, step.action, {
+    ...details,
+    ...(step.taskId ? { taskId: step.taskId } : {}),
+    ...(step.reason ? { reason: step.reason } : {}),
+    ...(step.toOrder ? { toOrder: step.toOrder } : {}),
+  });
+}
+
+/**
+ * Restricts a query over `tasks as <alias>` to the tasks the principal is an assignee of: a member of the task's
+ * group holding its role (when it has one), or a user of the partner organization (partner tasks have no role).
+ */
+export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, principal: Principal, alias = 't') {
+  return query.where((w) =>
+    w
+      .where((g) =>
+        g
+          .where(`${alias}.assignee_kind`, 'group')
+          .whereIn(`${alias}.group_id`, knex('group_members').where('user_id', principal.userId).select('group_id'))
+          .where((r) =>
+            r
+              .whereNull(`${alias}.role_id`)
+              .orWhereIn(`${alias}.role_id`, knex('user_roles').where('user_id', principal.userId).select('role_id')),
+          ),
+      )
+      .orWhere((o) =>
+        o
+          .where(`${alias}.assignee_kind`, 'organization')
+          .where(`${alias}.partner_organization_id`, principal.organizationId),
+      ),
+  );
+}
+
+/** Whether the principal is an assignee of the task (see whereAssignedTo). */
+export async function isAssignee(trx: Knex, principal: Principal, taskId: string): Promise<boolean> {
+  const row = await whereAssignedTo(trx, trx('tasks as t').where('t.id', taskId), principal).first('t.id');
+  return Boolean(row);
+}

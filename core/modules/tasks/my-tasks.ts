@@ -1,0 +1,91 @@
+/*
+ * "My tasks": the tasks the caller can execute now, across every workspace and organization. A task is listed
+ * when it is active in its document's current order, the document is in progress or remanded, its flow is not
+ * cancelled, and the caller is an assignee (model.ts whereAssignedTo). `blockedByScan` tells the caller to retry
+ * later while the document's latest version is not scanned clean.
+ */
+import type { Knex } from 'knex';
+import type { Principal } from '../../http/context.ts';
+import { likePattern, type ListQuery, pageOf } from '../../http/pagination.ts';
+import { whereAssignedTo } from './model.ts';
+import { assigneeOf } from './resources.ts';
+
+export interface MyTasksQuery extends ListQuery {
+  'filter[q]'?: string;
+  'filter[type]'?: 'sign' | 'approve' | 'read';
+}
+
+function myTaskScope(knex: Knex, principal: Principal) {
+  const scope = knex('tasks as t')
+    .join('documents as d', (j) => j.on('d.id', 't.document_id').andOn('d.current_order', 't.task_order'))
+    .join('business_flows as f', 'f.id', 'd.business_flow_id')
+    .join('workspaces as w', 'w.id', 'f.workspace_id')
+    .join('organizations as wo', 'wo.id', 'w.organization_id')
+    .leftJoin('roles as r', 'r.id', 't.role_id')
+    .leftJoin('groups as g', 'g.id', 't.group_id')
+    .leftJoin('organizations as o', 'o.id', 't.partner_organization_id')
+    .where('t.status', 'active')
+    .whereIn('d.status', ['in_progress', 'remanded'])
+    .whereNot('f.status', 'cancelled')
+    .select(
+      't.*',
+      'r.name as role_name',
+      'g.name as group_name',
+      'o.name as partner_name',
+      'd.name as document_name',
+      'd.status as document_status',
+      'd.document_type',
+      'f.id as flow_id',
+      'f.name as flow_name',
+      'w.id as workspace_id',
+      'w.name as workspace_name',
+      'wo.name as owner_name',
+      knex.raw(
+        '(SELECT v.scan_status FROM document_versions v WHERE v.document_id = d.id ORDER BY v.version DESC LIMIT 1) AS scan_status',
+      ),
+    );
+  return whereAssignedTo(knex, scope, principal);
+}
+
+function myTaskResource(row: Record<string, any>) {
+  const scanStatus = (row.scan_status as string | null) ?? 'pending';
+  return {
+    type: 'MyTask' as const,
+    id: row.id as string,
+    attributes: {
+      order: row.task_order as number,
+      type: row.type,
+      required: row.required as boolean,
+      role: row.role_id ? { id: row.role_id as string, name: row.role_name as string } : null,
+      assignee: assigneeOf(row),
+      lockVersion: row.lock_version as number,
+      activatedAt: new Date(row.updated_at).toISOString(),
+      document: {
+        id: row.document_id as string,
+        name: row.document_name as string,
+        status: row.document_status,
+        documentType: row.document_type,
+      },
+      businessFlow: { id: row.flow_id as string, name: row.flow_name as string },
+      workspace: {
+        id: row.workspace_id as string,
+        name: row.workspace_name as string,
+        ownerOrganizationName: row.owner_name as string,
+      },
+      scanStatus,
+      blockedByScan: scanStatus !== 'clean',
+    },
+  };
+}
+
+export async function listMyTasks(knex: Knex, principal: Principal, query: MyTasksQuery) {
+  const scope = myTaskScope(knex, principal);
+  if (query['filter[type]']) scope.where('t.type', query['filter[type]']);
+  if (query['filter[q]']) {
+    const pattern = likePattern(query['filter[q]']);
+    scope.where((w) => w.whereILike('d.name', pattern).orWhereILike('f.name', pattern));
+  }
+  const sortable = { activatedAt: 't.updated_at', documentName: 'd.name', businessFlowName: 'f.name' };
+  const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, '-activatedAt', 't.id');
+  return { data: rows.map(myTaskResource), meta };
+}

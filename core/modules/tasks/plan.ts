@@ -1,0 +1,169 @@
+/*
+ * A document's whole task plan, replaced at once (the task editor, and documents created from a template):
+ *
+ *   replaceDocumentTasks(deps, trx, { document, access, tasks, actor }) -> TaskRow[]
+ *
+ * Assignees are resolved against the workspace: a group must be a group of the owner organization that takes part
+ * in the workspace, a partner organization must take part in it (422 TASK_ASSIGNEE_NOT_PARTICIPANT); a role must
+ * be one of the owner organization (group tasks only; partner tasks take no role); unknown ids are 422
+ * REFERENCE_NOT_FOUND with a pointer. Then the spec's rules run (rules.ts). The old rows are replaced, and when the
+ * document is in progress its first order becomes active (mail task-assigned to its assignees).
+ * The caller holds the flow and document row locks; locking and lockVersion checks are the caller's.
+ */
+import type { Knex } from 'knex';
+import type { CoreDeps } from '../../deps.ts';
+import { AppError, type FieldError } from '../../http/errors.ts';
+import type { DocumentActor, DocumentRow } from '../documents/model.ts';
+import type { WorkspaceAccess } from '../workspaces/access.ts';
+import { activateOrder, logTaskStep, type TaskRow } from './model.ts';
+import { checkTaskPlan, type PlannedTask, type TaskPermissions, type TaskType } from './rules.ts';
+
+/** One task as the API (and document templates) describe it. */
+export interface TaskInput {
+  order: number;
+  type: TaskType;
+  roleId?: string | null;
+  assignee: { kind: 'group'; groupId: string } | { kind: 'organization'; organizationId: string };
+  required: boolean;
+  templateId?: string | null;
+}
+
+export interface ReplaceTasksInput {
+  document: Pick<DocumentRow, 'id' | 'organization_id' | 'business_flow_id' | 'status' | 'name'>;
+  access: WorkspaceAccess;
+  tasks: TaskInput[] | unknown[];
+  actor: DocumentActor;
+  pointer?: string;
+}
+
+export async function replaceDocumentTasks(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  input: ReplaceTasksInput,
+): Promise<TaskRow[]> {
+  const { document, access, actor } = input;
+  const tasks = input.tasks as TaskInput[];
+  const base = input.pointer ?? '/data/attributes/tasks';
+  const planned = await resolvePlan(trx, access, tasks, base);
+  const errors = checkTaskPlan(planned, {
+    ownerOrganizationId: access.ownerOrganizationId,
+    callerOrganizationId: actor.organizationId,
+    pointer: base,
+  });
+  if (errors.length > 0) throw AppError.invalid(errors);
+  const now = deps.clock.now();
+  await trx('tasks').where({ document_id: document.id }).delete();
+  const rows = planned.length
+    ? ((await trx('tasks')
+        .insert(planned.map((task) => taskRow(document, task, now)))
+        .returning('*')) as TaskRow[])
+    : [];
+  const active = document.status === 'in_progress' && rows.length > 0;
+  await trx('documents')
+    .where({ id: document.id })
+    .update({ current_order: active ? 1 : null, updated_at: now });
+  await logTaskStep(
+    deps,
+    trx,
+    actor,
+    document,
+    { kind: 'tasks_replaced', action: 'document.tasks_replaced', at: now },
+    {
+      tasks: tasks.length,
+    },
+  );
+  if (active) await activateOrder(deps, trx, document, 1);
+  return trx('tasks').where({ document_id: document.id }).orderBy(['task_order', 'created_at', 'id']);
+}
+
+function taskRow(document: ReplaceTasksInput['document'], task: PlannedTask, now: Date) {
+  return {
+    organization_id: document.organization_id,
+    document_id: document.id,
+    task_order: task.order,
+    type: task.type,
+    role_id: task.roleId ?? null,
+    assignee_kind: task.assignee.kind,
+    group_id: task.assignee.kind === 'group' ? task.assignee.groupId : null,
+    partner_organization_id: task.assignee.kind === 'organization' ? task.assignee.organizationId : null,
+    required: task.required,
+    template_id: task.templateId || null,
+    status: 'waiting',
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Resolves every task's assignee and role in the workspace; throws all resolution problems at once. */
+export async function resolvePlan(
+  trx: Knex.Transaction,
+  access: WorkspaceAccess,
+  tasks: TaskInput[],
+  base: string,
+): Promise<PlannedTask[]> {
+  const participants: { kind: string; group_id: string | null; partner_organization_id: string | null }[] = await trx(
+    'workspace_participants',
+  )
+    .where('workspace_id', access.workspaceId)
+    .select('kind', 'group_id', 'partner_organization_id');
+  const ownGroups = new Set(
+    (
+      await trx('groups')
+        .where('organization_id', access.ownerOrganizationId)
+        .whereIn('id', uuids(tasks.map((t) => (t.assignee.kind === 'group' ? t.assignee.groupId : ''))))
+        .select('id')
+    ).map((g) => g.id as string),
+  );
+  const roles = new Map<string, TaskPermissions>(
+    (
+      await trx('roles')
+        .where('organization_id', access.ownerOrganizationId)
+        .whereIn('id', uuids(tasks.map((t) => t.roleId ?? '')))
+        .select('id', 'task_permissions')
+    ).map((r) => [r.id as string, r.task_permissions as TaskPermissions]),
+  );
+  const errors: FieldError[] = [];
+  const planned = tasks.map((task, i): PlannedTask => {
+    const at = `${base}/${i}`;
+    const plannedTask: PlannedTask = {
+      order: task.order,
+      type: task.type,
+      roleId: task.roleId ?? null,
+      role: null,
+      required: task.required,
+      templateId: task.templateId ?? null,
+      assignee: { kind: 'one_time_user' },
+    };
+    if (task.assignee.kind === 'group') {
+      const groupId = task.assignee.groupId;
+      if (!ownGroups.has(groupId)) errors.push({ code: 'REFERENCE_NOT_FOUND', pointer: `${at}/assignee/groupId` });
+      else if (!participants.some((p) => p.kind === 'group' && p.group_id === groupId)) {
+        errors.push({ code: 'TASK_ASSIGNEE_NOT_PARTICIPANT', pointer: `${at}/assignee/groupId` });
+      }
+      plannedTask.assignee = { kind: 'group', groupId, organizationId: access.ownerOrganizationId };
+    } else {
+      const organizationId = task.assignee.organizationId;
+      if (!participants.some((p) => p.kind === 'organization' && p.partner_organization_id === organizationId)) {
+        errors.push({ code: 'TASK_ASSIGNEE_NOT_PARTICIPANT', pointer: `${at}/assignee/organizationId` });
+      }
+      plannedTask.assignee = { kind: 'organization', organizationId };
+    }
+    if (task.roleId) {
+      const permissions = roles.get(task.roleId);
+      if (task.assignee.kind !== 'group') {
+        errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/roleId`, detail: 'a partner task takes no role' });
+      } else if (!permissions) errors.push({ code: 'REFERENCE_NOT_FOUND', pointer: `${at}/roleId` });
+      else plannedTask.role = { taskPermissions: permissions };
+    }
+    return plannedTask;
+  });
+  if (errors.length > 0) throw AppError.invalid(errors);
+  return planned;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Only well-formed ids reach a uuid column (anything else simply resolves to nothing). */
+function uuids(values: string[]): string[] {
+  return values.filter((v) => UUID.test(v));
+}
