@@ -21,6 +21,7 @@ import {
   validateResetSearch,
   validateSignUpSearch,
 } from './features/auth/search.ts';
+import { validateFlowSearchParams, validateNewFlowSearch } from './features/business-flows/search-params.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
 import { currentUserQueryOptions } from './session/current-user.ts';
 import { SessionEffects } from './session/effects.tsx';
@@ -221,15 +222,88 @@ const routeTree = rootRoute.addChildren([
   guarded.addChildren([
     homeRoute,
     settings.addChildren(settingsSections),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/workspaces',
+      component: lazyRouteComponent(() => import('./features/workspaces/pages/workspaces-page.tsx'), 'WorkspacesPage'),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/workspaces/$workspaceId',
+      component: lazyRouteComponent(
+        () => import('./features/workspaces/pages/workspace-detail-page.tsx'),
+        'WorkspaceDetailPage',
+      ),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/business-flows',
+      component: lazyRouteComponent(
+        () => import('./features/business-flows/pages/business-flows-page.tsx'),
+        'BusinessFlowsPage',
+      ),
+      errorComponent: routeError,
+      validateSearch: validateFlowSearchParams,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/business-flows/new',
+      component: lazyRouteComponent(
+        () => import('./features/business-flows/pages/business-flow-new-page.tsx'),
+        'BusinessFlowNewPage',
+      ),
+      errorComponent: routeError,
+      validateSearch: validateNewFlowSearch,
+    }),
     // @anchor routes:workspaces-flows (web helper 1 inserts its routes above this line)
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/business-flows/$businessFlowId/documents/new',
+      component: lazyRouteComponent(
+        () => import('./features/documents/pages/document-new-page.tsx'),
+        'DocumentNewPage',
+      ),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/documents/$documentId',
+      component: lazyRouteComponent(
+        () => import('./features/documents/pages/document-detail-page.tsx'),
+        'DocumentDetailPage',
+      ),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/tasks',
+      component: lazyRouteComponent(() => import('./features/tasks/pages/my-tasks-page.tsx'), 'MyTasksPage'),
+      errorComponent: routeError,
+    }),
     // @anchor routes:documents-tasks (web helper 2 inserts its routes above this line)
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/templates',
+      component: lazyRouteComponent(() => import('./features/templates/pages/templates-page.tsx'), 'TemplatesPage'),
+      errorComponent: routeError,
+    }),
     // @anchor routes:templates (templates screens insert their routes above this line)
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
     guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),
     guardedRoute('/workspaces/$workspaceId/join', () => <FramePage frame="workspaceJoin" />),
     guardedRoute('/sso', () => <FramePage frame="sso" />),
     guardedRoute('/$orgCode/sso-login', () => <FramePage frame="organizationSso" />),
-    guardedRoute('/business-flows/$businessFlowId', () => <FramePage frame="businessFlow" />),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/business-flows/$businessFlowId',
+      component: lazyRouteComponent(
+        () => import('./features/business-flows/pages/business-flow-detail-page.tsx'),
+        'BusinessFlowDetailPage',
+      ),
+      errorComponent: routeError,
+    }),
     guardedRoute('/error-403', () => <ForbiddenPage />),
   ]),
   oneTime.addChildren([

@@ -2,6 +2,7 @@
 export const WORKBENCH_AREAS = [
   { splat: 'workspaces', key: 'workspaces' },
   { splat: 'business-flows', key: 'businessFlows' },
+  { splat: 'tasks', key: 'tasks' },
   { splat: 'templates', key: 'templates' },
   { splat: 'settings', key: 'organization' },
 ] as const;

@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { downloadedFile, saveBlob } from '../../../api/download.ts';
+import { ApiError } from '../../../api/errors.ts';
+import { api } from '../../../session/session.ts';
+
+/** GET /documents/{documentId}/file (downloadDocument): one version's bytes (the latest without `version`). */
+export async function downloadDocument(documentId: string, version?: number) {
+  const result = await api.GET('/documents/{documentId}/file', {
+    params: { path: { documentId }, query: version === undefined ? {} : { version } },
+    parseAs: 'blob',
+  });
+  return downloadedFile(result, 'document.pdf');
+}
+
+/** Saves a version as the browser's download. */
+export async function saveDocumentVersion(documentId: string, version: number) {
+  const { blob, fileName } = await downloadDocument(documentId, version);
+  saveBlob(blob, fileName);
+}
+
+/**
+ * The bytes of the version to preview. While the scan runs the server answers 409 DOCUMENT_BEING_SCANNED: the
+ * query asks again every 3 s until the version is clean (or refused for good).
+ */
+export function useDocumentFile(documentId: string, version: number | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ['documents', 'file', documentId, version],
+    queryFn: () => downloadDocument(documentId, version),
+    enabled: enabled && version !== undefined,
+    staleTime: Infinity,
+    retry: (count, error) => error instanceof ApiError && error.code === 'DOCUMENT_BEING_SCANNED' && count < 200,
+    retryDelay: 3000,
+  });
+}

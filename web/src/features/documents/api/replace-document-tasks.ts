@@ -1,0 +1,51 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../../../../core/contract/api.gen.ts';
+import { unwrap } from '../../../api/errors.ts';
+import { api } from '../../../session/session.ts';
+import { parseAssignee, type TaskRow } from '../task-rules.ts';
+
+export type TaskInput = components['schemas']['TaskPlanItem'];
+
+/** The editor's rows as the contract's task inputs (partner tasks take no role). */
+export function taskInputs(rows: TaskRow[]): TaskInput[] {
+  return rows.map((row) => {
+    const assignee = parseAssignee(row.assignee)!;
+    return {
+      order: row.order,
+      type: row.type,
+      roleId: assignee.kind === 'group' && row.roleId ? row.roleId : null,
+      assignee:
+        assignee.kind === 'group'
+          ? { kind: 'group', groupId: assignee.id }
+          : { kind: 'organization', organizationId: assignee.id },
+      required: row.required,
+      templateId: row.templateId.trim() || null,
+    };
+  });
+}
+
+/** PUT /documents/{documentId}/tasks (replaceDocumentTasks): the whole plan, with the document's lockVersion. */
+export async function replaceDocumentTasks({
+  documentId,
+  rows,
+  lockVersion,
+}: {
+  documentId: string;
+  rows: TaskRow[];
+  lockVersion: number;
+}) {
+  return unwrap(
+    await api.PUT('/documents/{documentId}/tasks', {
+      params: { path: { documentId } },
+      body: { data: { type: 'DocumentTasks', attributes: { lockVersion, tasks: taskInputs(rows) } } },
+    }),
+  );
+}
+
+export function useReplaceDocumentTasks() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: replaceDocumentTasks,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['documents'] }),
+  });
+}

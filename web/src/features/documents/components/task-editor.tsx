@@ -1,0 +1,286 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/errors.ts';
+import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import {
+  checkTasks,
+  MAX_TASKS,
+  type TaskProblem,
+  type TaskRow,
+  type TaskRuleContext,
+  type TaskType,
+  serverTaskProblems,
+} from '../task-rules.ts';
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+const TASK_TYPES: TaskType[] = ['sign', 'approve', 'read'];
+const CLIENT_REASONS = new Set(['assigneeRequired', 'orderInvalid']);
+
+let rowCounter = 0;
+const newKey = () => `task-row-${(rowCounter += 1)}`;
+
+function blankRow(order: number): TaskRow {
+  return { key: newKey(), order, type: 'approve', assignee: '', roleId: '', required: true, templateId: '' };
+}
+
+/** The message of a problem: client-only reasons from this catalogue, rule codes from errors.json. */
+function useProblemText() {
+  const { t } = useTranslation(['documents', 'errors']);
+  return (problem: TaskProblem) =>
+    CLIENT_REASONS.has(problem.code) ? t(`editor.${problem.code}`) : t(`errors:${problem.code}`, { max: MAX_TASKS });
+}
+
+function RowFields(props: {
+  row: TaskRow;
+  index: number;
+  problems: TaskProblem[];
+  assignees: Choice[];
+  roles: Choice[];
+  onChange: (row: TaskRow) => void;
+  onParallel: () => void;
+  onRemove: () => void;
+}) {
+  const { t } = useTranslation('documents');
+  const text = useProblemText();
+  const id = useId();
+  const { row, index } = props;
+  const errorsOf = (field: keyof TaskRow) => props.problems.filter((p) => p.field === field).map(text);
+  const wiring = (field: keyof TaskRow) => {
+    const errors = errorsOf(field);
+    return {
+      id: `${id}-${field}`,
+      'aria-invalid': errors.length > 0 || undefined,
+      'aria-describedby': errors.length > 0 ? `${id}-${field}-error` : undefined,
+    };
+  };
+  const errorsBlock = (field: keyof TaskRow) => {
+    const errors = errorsOf(field);
+    return errors.length === 0 ? null : (
+      <div id={`${id}-${field}-error`} className="field-error">
+        {errors.map((message) => (
+          <p key={message}>{message}</p>
+        ))}
+      </div>
+    );
+  };
+  const set = (patch: Partial<TaskRow>) => props.onChange({ ...row, ...patch });
+  return (
+    <fieldset className="task-row" data-row={index}>
+      <legend>{t('editor.rowLabel', { row: index + 1 })}</legend>
+      <div className="field task-order">
+        <label htmlFor={`${id}-order`}>{t('editor.order')}</label>
+        <input
+          {...wiring('order')}
+          type="number"
+          min={1}
+          max={30}
+          inputMode="numeric"
+          value={Number.isNaN(row.order) ? '' : row.order}
+          onChange={(event) => set({ order: event.target.value === '' ? NaN : Number(event.target.value) })}
+        />
+        {errorsBlock('order')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-type`}>{t('editor.type')}</label>
+        <select
+          {...wiring('type')}
+          value={row.type}
+          onChange={(event) => set({ type: event.target.value as TaskType })}
+        >
+          {TASK_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {t(`taskTypes.${type}`)}
+            </option>
+          ))}
+        </select>
+        {errorsBlock('type')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-assignee`}>{t('editor.assignee')}</label>
+        <select
+          {...wiring('assignee')}
+          value={row.assignee}
+          onChange={(event) => {
+            const partner = event.target.value.startsWith('organization:');
+            set({ assignee: event.target.value, ...(partner ? { roleId: '' } : {}) });
+          }}
+        >
+          <option value="">{t('editor.assigneeNone')}</option>
+          {props.assignees.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        {errorsBlock('assignee')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-roleId`}>{t('editor.role')}</label>
+        <select
+          {...wiring('roleId')}
+          value={row.roleId}
+          disabled={row.assignee.startsWith('organization:')}
+          onChange={(event) => set({ roleId: event.target.value })}
+        >
+          <option value="">{t('editor.roleNone')}</option>
+          {props.roles.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+        {errorsBlock('roleId')}
+      </div>
+      <div className="field task-required">
+        <div className="checkbox">
+          <input
+            {...wiring('required')}
+            type="checkbox"
+            checked={row.required}
+            onChange={(event) => set({ required: event.target.checked })}
+          />
+          <label htmlFor={`${id}-required`}>{t('editor.required')}</label>
+        </div>
+        {errorsBlock('required')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-templateId`}>{t('editor.templateId')}</label>
+        <input
+          {...wiring('templateId')}
+          maxLength={100}
+          autoComplete="off"
+          value={row.templateId}
+          onChange={(event) => set({ templateId: event.target.value })}
+        />
+        {errorsBlock('templateId')}
+      </div>
+      <div className="task-row-actions">
+        <button
+          type="button"
+          className="button small"
+          aria-label={t('editor.addParallelLabel', { row: index + 1 })}
+          onClick={props.onParallel}
+        >
+          {t('editor.addParallel')}
+        </button>
+        <button
+          type="button"
+          className="button small danger"
+          aria-label={t('editor.removeLabel', { row: index + 1 })}
+          onClick={props.onRemove}
+        >
+          {t('editor.remove')}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/**
+ * The task editor: one fieldset per task (order, type, assignee, role, required, template ID), parallel tasks
+ * sharing an order. Saving checks the spec's rules first and shows problems next to the row, or above the list
+ * for the rules about the whole list; the server's refusals land the same way (pointer /data/attributes/tasks/i/…).
+ */
+export function TaskEditor(props: {
+  initial: TaskRow[];
+  assignees: Choice[];
+  roles: Choice[];
+  context: TaskRuleContext;
+  onSave: (rows: TaskRow[]) => Promise<unknown>;
+  onReload: () => void;
+}) {
+  const { t } = useTranslation('documents');
+  const text = useProblemText();
+  const [rows, setRows] = useState<TaskRow[]>(props.initial.length > 0 ? props.initial : [blankRow(1)]);
+  const [problems, setProblems] = useState<TaskProblem[]>([]);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [pending, setPending] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+
+  const update = (index: number, row: TaskRow) => {
+    setRows(rows.map((r, i) => (i === index ? row : r)));
+    setProblems(problems.filter((p) => p.row !== index));
+  };
+  const insertAfter = (index: number, row: TaskRow) => {
+    setRows([...rows.slice(0, index + 1), row, ...rows.slice(index + 1)]);
+    setProblems([]);
+  };
+  const lastOrder = rows.reduce((max, row) => (Number.isFinite(row.order) ? Math.max(max, row.order) : max), 0);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const found = checkTasks(rows, props.context);
+    setProblems(found);
+    if (found.length > 0) {
+      summary.current?.focus();
+      return;
+    }
+    setPending(true);
+    try {
+      await props.onSave(rows);
+    } catch (error) {
+      const pointed = error instanceof ApiError && error.errors.some((item) => item.source?.pointer);
+      const placed = pointed ? serverTaskProblems((error as ApiError).errors) : [];
+      setProblems(placed);
+      if (placed.length === 0) setFailure(error);
+      else summary.current?.focus();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const listProblems = problems.filter((p) => p.row === null);
+  return (
+    <form className="task-editor" noValidate onSubmit={(event) => void submit(event)}>
+      <ApiErrorNotice error={failure} onReload={props.onReload} />
+      <div ref={summary} tabIndex={-1} role={problems.length > 0 ? 'alert' : undefined} className="task-summary">
+        {problems.length > 0 && (
+          <div className="form-error">
+            <p>{t('editor.summaryTitle')}</p>
+            <ul>
+              {listProblems.map((problem) => (
+                <li key={problem.code}>{text(problem)}</li>
+              ))}
+              {problems
+                .filter((p) => p.row !== null)
+                .map((problem) => (
+                  <li key={`${problem.row}-${problem.field}-${problem.code}`}>
+                    {t('editor.rowLabel', { row: (problem.row ?? 0) + 1 })}: {text(problem)}
+                  </li>
+                ))}
+            </ul>
+          </div>
+        )}
+      </div>
+      {rows.map((row, index) => (
+        <RowFields
+          key={row.key}
+          row={row}
+          index={index}
+          problems={problems.filter((p) => p.row === index)}
+          assignees={props.assignees}
+          roles={props.roles}
+          onChange={(next) => update(index, next)}
+          onParallel={() => insertAfter(index, { ...blankRow(row.order), type: 'read', required: false })}
+          onRemove={() => {
+            setRows(rows.filter((_, i) => i !== index));
+            setProblems([]);
+          }}
+        />
+      ))}
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => setRows([...rows, blankRow(lastOrder + 1)])}>
+          {t('editor.add')}
+        </button>
+        <button type="submit" className="button primary" disabled={pending}>
+          {pending ? t('editor.sending') : t('editor.save')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,157 @@
+// The spec's task rules, checked in the browser before replaceDocumentTasks so the editor can point at the row;
+// the server checks the same rules and answers with the same codes (422, pointer /data/attributes/tasks/{i}/...).
+
+export type TaskType = 'sign' | 'approve' | 'read';
+
+/** One row of the task editor. `assignee` is `group:<id>` or `organization:<id>` ('' while none is chosen). */
+export interface TaskRow {
+  key: string;
+  order: number;
+  type: TaskType;
+  assignee: string;
+  roleId: string;
+  required: boolean;
+  templateId: string;
+}
+
+/** Who the rules need to know about: the caller's organization and the workspace's owner organization. */
+export interface TaskRuleContext {
+  ownOrganizationId: string;
+  ownerOrganizationId: string;
+  /** The organization each group assignee belongs to (workspace participants: always the owner organization). */
+  groupOrganization: (groupId: string) => string | undefined;
+}
+
+/** The most tasks one document may have (TASK_LIMIT). */
+export const MAX_TASKS = 30;
+
+/** A rule code of the server's catalogue (errors.json), or a client-only reason of the documents catalogue. */
+export type TaskProblemCode =
+  | 'TASK_ORDER_ONE_NOT_UNIQUE'
+  | 'TASK_ORDER_GAP'
+  | 'TASK_READ_NOT_LAST'
+  | 'TASK_OWN_GROUP_REQUIRED'
+  | 'TASK_OWNER_ORGANIZATION_REQUIRED'
+  | 'TASK_TEMPLATE_ID_DUPLICATE'
+  | 'TASK_ASSIGNEE_NOT_PARTICIPANT'
+  | 'TASK_LIMIT'
+  | 'ROLE_CANNOT_PERFORM_TASK'
+  | 'assigneeRequired'
+  | 'orderInvalid';
+
+/** A problem of one row (`row` is its index, `field` the column), or of the whole list (`row` null). */
+export interface TaskProblem {
+  row: number | null;
+  field?: keyof TaskRow;
+  code: TaskProblemCode;
+}
+
+export function parseAssignee(assignee: string): { kind: 'group' | 'organization'; id: string } | null {
+  const match = /^(group|organization):(.+)$/.exec(assignee);
+  return match ? { kind: match[1] as 'group' | 'organization', id: match[2]! } : null;
+}
+
+/** The organization a row's assignee belongs to (a partner organization is itself). */
+function assigneeOrganization(row: TaskRow, context: TaskRuleContext): string | undefined {
+  const assignee = parseAssignee(row.assignee);
+  if (!assignee) return undefined;
+  return assignee.kind === 'organization' ? assignee.id : context.groupOrganization(assignee.id);
+}
+
+function rowProblems(rows: TaskRow[]): TaskProblem[] {
+  const problems: TaskProblem[] = [];
+  const firstOrderOne = rows.findIndex((row) => row.order === 1);
+  const templateIds = new Map<string, number>();
+  rows.forEach((row, index) => {
+    if (!Number.isInteger(row.order) || row.order < 1)
+      problems.push({ row: index, field: 'order', code: 'orderInvalid' });
+    if (row.order === 1 && index !== firstOrderOne) {
+      problems.push({ row: index, field: 'order', code: 'TASK_ORDER_ONE_NOT_UNIQUE' });
+    }
+    if (!parseAssignee(row.assignee)) problems.push({ row: index, field: 'assignee', code: 'assigneeRequired' });
+    const templateId = row.templateId.trim();
+    if (templateId) {
+      if (templateIds.has(templateId))
+        problems.push({ row: index, field: 'templateId', code: 'TASK_TEMPLATE_ID_DUPLICATE' });
+      else templateIds.set(templateId, index);
+    }
+  });
+  return problems;
+}
+
+/** Orders must run 1, 2, 3 … without a gap (parallel tasks share one). */
+function hasOrderGap(rows: TaskRow[]): boolean {
+  const orders = [...new Set(rows.map((row) => row.order))].sort((a, b) => a - b);
+  return orders.some((order, index) => order !== index + 1);
+}
+
+/** A read task may only be last (the highest order) or parallel (sharing its order with a task that is not read). */
+function readProblems(rows: TaskRow[]): TaskProblem[] {
+  const last = Math.max(...rows.map((row) => row.order));
+  return rows.flatMap((row, index) => {
+    if (row.type !== 'read' || row.order === last) return [];
+    const parallel = rows.some((other) => other.order === row.order && other.type !== 'read');
+    return parallel ? [] : [{ row: index, field: 'type' as const, code: 'TASK_READ_NOT_LAST' as const }];
+  });
+}
+
+/** Every problem of the task list, rows first, then the rules about the list as a whole. */
+export function checkTasks(rows: TaskRow[], context: TaskRuleContext): TaskProblem[] {
+  if (rows.length === 0) return [{ row: null, code: 'TASK_OWN_GROUP_REQUIRED' }];
+  const problems = [...rowProblems(rows), ...readProblems(rows)];
+  if (rows.length > MAX_TASKS) problems.push({ row: null, code: 'TASK_LIMIT' });
+  if (rows.every((row) => Number.isInteger(row.order) && row.order >= 1) && hasOrderGap(rows)) {
+    problems.push({ row: null, code: 'TASK_ORDER_GAP' });
+  }
+  const ownRequired = rows.some((row) => {
+    const assignee = parseAssignee(row.assignee);
+    return (
+      row.required && assignee?.kind === 'group' && assigneeOrganization(row, context) === context.ownOrganizationId
+    );
+  });
+  if (!ownRequired) problems.push({ row: null, code: 'TASK_OWN_GROUP_REQUIRED' });
+  if (!rows.some((row) => assigneeOrganization(row, context) === context.ownerOrganizationId)) {
+    problems.push({ row: null, code: 'TASK_OWNER_ORGANIZATION_REQUIRED' });
+  }
+  return problems;
+}
+
+/**
+ * A server refusal placed on the editor: `/data/attributes/tasks/{i}/{field}` goes to row i (its column when the
+ * field is one of the editor's), any other pointer or none to the list as a whole.
+ */
+export function serverTaskProblems(
+  errors: readonly { code: string; source?: { pointer?: string } }[],
+  fieldOf: (wireField: string) => keyof TaskRow | undefined = (field) => WIRE_FIELDS[field],
+): TaskProblem[] {
+  return errors.map((error) => {
+    const match = /^\/data\/attributes\/tasks\/(\d+)(?:\/(\w+))?/.exec(error.source?.pointer ?? '');
+    const code = error.code as TaskProblemCode;
+    if (!match) return { row: null, code };
+    const field = match[2] ? fieldOf(match[2]) : undefined;
+    return { row: Number(match[1]), ...(field ? { field } : {}), code };
+  });
+}
+
+const WIRE_FIELDS: Record<string, keyof TaskRow> = {
+  order: 'order',
+  type: 'type',
+  assignee: 'assignee',
+  groupId: 'assignee',
+  organizationId: 'assignee',
+  partnerOrganizationId: 'assignee',
+  roleId: 'roleId',
+  required: 'required',
+  templateId: 'templateId',
+};
+
+/** Rows renumbered after an edit, keeping parallel tasks together: orders become 1, 2, 3 … in their sort order. */
+export function compactOrders(rows: TaskRow[]): TaskRow[] {
+  const orders = [...new Set(rows.map((row) => row.order))].sort((a, b) => a - b);
+  return rows.map((row) => ({ ...row, order: orders.indexOf(row.order) + 1 }));
+}
+
+/** The orders a remand may go back to: every order before the task's own (the select defaults to 1). */
+export function remandTargets(order: number): number[] {
+  return Array.from({ length: Math.max(0, order - 1) }, (_, index) => index + 1);
+}

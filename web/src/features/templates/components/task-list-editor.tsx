@@ -1,0 +1,156 @@
+import { useTranslation } from 'react-i18next';
+import { newTaskRow, type TaskRow, TASK_TYPES, MAX_TASKS } from '../validation.ts';
+
+interface Choice {
+  id: string;
+  name: string;
+}
+
+/**
+ * The task list of a document template: one row per task with its order (equal orders run in parallel), type, own
+ * group, optional role, required flag and task template ID.
+ */
+export function TaskListEditor(props: {
+  id: string;
+  value: TaskRow[];
+  groups: Choice[];
+  roles: Choice[];
+  errors: string[];
+  onChange: (tasks: TaskRow[]) => void;
+}) {
+  const { t } = useTranslation('templates');
+  const { value, onChange } = props;
+  const set = (index: number, patch: Partial<TaskRow>) =>
+    onChange(value.map((task, i) => (i === index ? { ...task, ...patch } : task)));
+  const label = (field: string, index: number) => `${t(`tasks.${field}`)} (${t('tasks.rowLabel', { row: index + 1 })})`;
+
+  return (
+    <fieldset className="field" aria-describedby={`${props.id}-hint${props.errors.length ? ` ${props.id}-error` : ''}`}>
+      <legend>{t('fields.tasks')}</legend>
+      <p id={`${props.id}-hint`} className="hint">
+        {t('hints.tasks')}
+      </p>
+      {value.length === 0 ? (
+        <p className="muted">{t('tasks.empty')}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table" id={props.id}>
+            <thead>
+              <tr>
+                <th scope="col">{t('tasks.order')}</th>
+                <th scope="col">{t('tasks.type')}</th>
+                <th scope="col">{t('tasks.group')}</th>
+                <th scope="col">{t('tasks.role')}</th>
+                <th scope="col">{t('tasks.required')}</th>
+                <th scope="col">{t('tasks.templateId')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('tasks.remove')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {value.map((task, index) => (
+                <tr key={index}>
+                  <td>
+                    <input
+                      type="number"
+                      min={1}
+                      max={MAX_TASKS}
+                      inputMode="numeric"
+                      aria-label={label('order', index)}
+                      value={task.order}
+                      onChange={(e) => set(index, { order: e.target.value })}
+                    />
+                  </td>
+                  <td>
+                    <select
+                      aria-label={label('type', index)}
+                      value={task.type}
+                      onChange={(e) => set(index, { type: e.target.value as TaskRow['type'] })}
+                    >
+                      {TASK_TYPES.map((type) => (
+                        <option key={type} value={type}>
+                          {t(`taskTypes.${type}`)}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={label('group', index)}
+                      value={task.groupId}
+                      onChange={(e) => set(index, { groupId: e.target.value })}
+                    >
+                      <option value="">{t('tasks.chooseGroup')}</option>
+                      {props.groups.map((group) => (
+                        <option key={group.id} value={group.id}>
+                          {group.name}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <select
+                      aria-label={label('role', index)}
+                      value={task.roleId}
+                      onChange={(e) => set(index, { roleId: e.target.value })}
+                    >
+                      <option value="">{t('tasks.noRole')}</option>
+                      {props.roles.map((role) => (
+                        <option key={role.id} value={role.id}>
+                          {role.name}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={label('required', index)}
+                      checked={task.required}
+                      onChange={(e) => set(index, { required: e.target.checked })}
+                    />
+                  </td>
+                  <td>
+                    <input
+                      type="text"
+                      maxLength={100}
+                      aria-label={label('templateId', index)}
+                      value={task.templateId}
+                      onChange={(e) => set(index, { templateId: e.target.value })}
+                    />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button small danger"
+                      aria-label={t('tasks.removeLabel', { row: index + 1 })}
+                      onClick={() => onChange(value.filter((_, i) => i !== index))}
+                    >
+                      {t('tasks.remove')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {props.errors.length > 0 && (
+        <div id={`${props.id}-error`} className="field-error">
+          {props.errors.map((error) => (
+            <p key={error}>{error}</p>
+          ))}
+        </div>
+      )}
+      <button
+        type="button"
+        className="button small"
+        disabled={value.length >= MAX_TASKS}
+        onClick={() => onChange([...value, newTaskRow(value, props.groups[0]?.id ?? '')])}
+      >
+        {t('tasks.add')}
+      </button>
+    </fieldset>
+  );
+}
