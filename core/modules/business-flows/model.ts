@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
-import { workspaceAccess, type WorkspaceAccess } from '../workspaces/access.ts';
+import { workspaceAccess, workspaceAccessMany, type WorkspaceAccess } from '../workspaces/access.ts';
 import type { FlowRow } from './complete.ts';
 
 /** A flow row with the name of its workspace, as the list and detail queries select it. */
@@ -85,15 +85,18 @@ export async function readFlowProperties(
   return result;
 }
 
-/** The caller's access to each workspace of some flows (a list page touches few workspaces). */
+/** The caller's access to each workspace of some flows, in two queries whatever the page holds. */
 export async function accessByWorkspace(
   db: Knex,
   principal: Principal,
   workspaceIds: string[],
 ): Promise<Map<string, WorkspaceAccess>> {
-  const result = new Map<string, WorkspaceAccess>();
-  for (const id of new Set(workspaceIds)) result.set(id, await workspaceAccess(db, principal, id));
-  return result;
+  const ids = [...new Set(workspaceIds)];
+  if (ids.length === 0) return new Map();
+  const workspaces = await db('workspaces')
+    .whereIn('id', ids)
+    .select('id', 'organization_id', 'name', 'mail_notification');
+  return workspaceAccessMany(db, principal, workspaces);
 }
 
 export interface FlowDocumentSummary {
@@ -159,8 +162,11 @@ export function flowResource(
 /** Flows with their workspace name (the base of every list, search and export). */
 export function flowsWithWorkspace(db: Knex) {
   return db('business_flows as f')
-    .join('workspaces as w', 'w.id', 'f.workspace_id')
-    .select('f.*', 'w.name as workspace_name');
+    .select(
+      'f.*',
+      // A scalar subquery, not a join: PostgreSQL evaluates it only for the rows a page returns, after sorting.
+      db.raw('(SELECT w.name FROM workspaces w WHERE w.id = f.workspace_id) AS workspace_name'),
+    );
 }
 
 /** Turns list rows into resources with the caller's properties and edit rights. */
