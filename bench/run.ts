@@ -23,6 +23,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../core/config.ts';
 import { createService, type Service } from '../core/service.ts';
+import { signUpAndIn } from './api.ts';
 import { reportLoginRouteSize } from './web-size.ts';
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -53,60 +54,6 @@ interface Figures {
   errors: number;
   non2xx: number;
   total: number;
-}
-
-/** Calls the API with a JSON body and returns the parsed answer; anything but `expected` stops the run. */
-async function call<T>(base: string, method: string, url: string, expected: number, body?: unknown, token?: string) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (response.status !== expected) {
-    throw new Error(`${method} ${url} answered ${response.status} (expected ${expected}): ${text}`);
-  }
-  return JSON.parse(text) as T;
-}
-
-/** Signs an organization up and its owner in; returns the bearer token. */
-async function signUpAndIn(base: string): Promise<string> {
-  const terms = await call<{ data: { id: string } }>(base, 'GET', '/core/v1/terms/current', 200);
-  const acceptTermId = terms.data.id;
-  const suffix = Math.random().toString(36).slice(2, 10);
-  const loginId = `bench-${suffix}`;
-  const password = 'Load2test9';
-  await call(base, 'POST', '/core/v1/signup', 201, {
-    data: {
-      type: 'SignUp',
-      attributes: {
-        organizationName: `Bench ${suffix}`,
-        loginId,
-        userName: 'Bench Owner',
-        email: `${loginId}@example.com`,
-        password,
-        passwordConfirmation: password,
-        locale: 'en',
-        acceptTermId,
-      },
-    },
-  });
-  const auth = await call<{ data: { attributes: { authorizationToken: string } } }>(
-    base,
-    'POST',
-    '/core/v1/auth',
-    201,
-    {
-      data: { type: 'Auth', attributes: { loginId, password, acceptTermId } },
-    },
-  );
-  const token = auth.data.attributes.authorizationToken;
-  await call(base, 'GET', '/core/v1/me', 200, undefined, token); // the token works before the load starts
-  return token;
 }
 
 async function load(base: string, target: Target, duration: number): Promise<autocannon.Result> {
@@ -198,7 +145,7 @@ async function main(): Promise<void> {
     service = await createService(config);
     const server = await service.listen();
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const token = await signUpAndIn(base);
+    const { token } = await signUpAndIn(base);
     const targets: Target[] = [
       { label: 'GET /healthz', path: '/healthz' },
       { label: 'GET /core/v1/me', path: '/core/v1/me', headers: { authorization: `Bearer ${token}` } },

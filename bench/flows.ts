@@ -1,0 +1,388 @@
+/**
+ * `npm run bench:flows`: business flow list and custom-property search at scale.
+ *
+ * Seeds ONE organization with BENCH_FLOWS business flows (100,000) holding BENCH_DOCUMENTS_PER_FLOW documents
+ * each (10, so 1,000,000 documents) in BENCH_WORKSPACES workspaces, every flow carrying the three values the
+ * Electronic Book Preservation Act searches by (transaction date, amount, counterparty), straight into the database
+ * with set-based SQL (seeding through the API would take hours and measure nothing we care about). Then starts the
+ * real server as its own process and loads, one after the other, each after a warm-up:
+ *   GET /healthz                               the framework ceiling (no database);
+ *   GET /core/v1/business-flows                newest first, 20 a page, with meta.total;
+ *   POST /core/v1/business-flows/search        amount range;
+ *   POST /core/v1/business-flows/search        transaction date range AND amount range AND counterparty contains.
+ * Latency percentiles (p50/p95/p99) come from every response's own time, recorded by this process.
+ *
+ * Needs PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows, created and
+ * dropped by the run); the seed stays if BENCH_KEEP=1. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
+ * BENCH_WARMUP_SECONDS (2), BENCH_FLOWS, BENCH_DOCUMENTS_PER_FLOW, BENCH_WORKSPACES (20).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { call, signUpAndIn } from './api.ts';
+
+function intFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+const SECONDS = intFromEnv('BENCH_SECONDS', 10, 1);
+/** Each target is loaded at each of these connection counts: 1 shows a user's latency, 20 a busy office's. */
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS || '1,20').split(',').map((value) => {
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`BENCH_CONNECTIONS must list integers ≥ 1, got "${value}"`);
+  return count;
+});
+const WARMUP_SECONDS = intFromEnv('BENCH_WARMUP_SECONDS', 2, 0);
+const FLOWS = intFromEnv('BENCH_FLOWS', 100_000, 1);
+const DOCUMENTS_PER_FLOW = intFromEnv('BENCH_DOCUMENTS_PER_FLOW', 10, 0);
+const WORKSPACES = intFromEnv('BENCH_WORKSPACES', 20, 1);
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows';
+
+interface Target {
+  label: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: unknown;
+}
+
+interface Figures {
+  requestsPerSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+async function recreateDatabase(url: string, keep: boolean): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    if (!keep) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`).catch((error: { code?: string }) => {
+      if (error.code !== '42P04') throw error; // already there (BENCH_KEEP)
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts core/server.ts as its own process on the benchmark database and waits for /readyz. */
+async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'core/server.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      KEIYAKU_DATA_DIR: dataDir,
+      KEIYAKU_WORKERS: 'false',
+      KEIYAKU_VALIDATE_RESPONSES: 'false',
+      KEIYAKU_SKIP_WEB_BUILD: '1',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return child;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  child.kill('SIGTERM');
+  throw new Error('the server did not become ready in 2 minutes');
+}
+
+interface Seeded {
+  workspaceId: string;
+  amountId: string;
+  dateId: string;
+  counterpartyId: string;
+}
+
+/** Everything set-based: a few statements insert the flows, documents, versions, tasks and property values. */
+async function seed(client: pg.Client, loginId: string): Promise<Seeded> {
+  const { rows } = await client.query(
+    `SELECT u.id AS user_id, u.organization_id, g.id AS group_id
+       FROM users u JOIN group_members m ON m.user_id = u.id JOIN groups g ON g.id = m.group_id
+      WHERE u.login_id = $1 LIMIT 1`,
+    [loginId],
+  );
+  const { user_id: userId, organization_id: org, group_id: groupId } = rows[0];
+  await client.query(`UPDATE organizations SET plan = 'professional' WHERE id = $1`, [org]);
+  const property = async (name: string, inputType: number, extra: Record<string, unknown>) => {
+    const columns = ['organization_id', 'name', 'input_type', 'scope', ...Object.keys(extra)];
+    const values = [org, name, inputType, 10, ...Object.values(extra)];
+    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+    const result = await client.query(
+      `INSERT INTO custom_properties (${columns.join(', ')}) VALUES (${placeholders}) RETURNING id`,
+      values,
+    );
+    return result.rows[0].id as string;
+  };
+  const dateId = await property('取引年月日', 30, {});
+  const amountId = await property('取引金額', 10, { number_unit: 20, integer_length: 12, decimal_length: 0 });
+  const counterpartyId = await property('取引先', 20, { max_length: 100 });
+
+  const workspaces = await client.query(
+    `INSERT INTO workspaces (organization_id, name, created_by)
+       SELECT $1, 'ワークスペース ' || i, $2 FROM generate_series(1, $3::int) AS i RETURNING id`,
+    [org, userId, WORKSPACES],
+  );
+  await client.query(
+    `INSERT INTO workspace_participants (organization_id, workspace_id, kind, group_id, is_public, is_editable)
+       SELECT $1, id, 'group', $2, true, true FROM workspaces WHERE organization_id = $1`,
+    [org, groupId],
+  );
+  const started = Date.now();
+  // Flow i: created i minutes before now; statuses spread like a living organization's.
+  await client.query(
+    `INSERT INTO business_flows (organization_id, workspace_id, name, status, created_by, created_at, updated_at)
+       SELECT $1, (SELECT array_agg(id ORDER BY id) FROM workspaces WHERE organization_id = $1)[1 + i % $3],
+              '取引 ' || lpad(i::text, 6, '0'),
+              (ARRAY['in_progress','in_progress','complete','complete','complete','incomplete','cancelled'])[1 + i % 7],
+              $2, now() - make_interval(mins => i), now() - make_interval(mins => i)
+         FROM generate_series(1, $4::int) AS i`,
+    [org, userId, WORKSPACES, FLOWS],
+  );
+  console.log(`  ${FLOWS.toLocaleString('en-US')} flows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  let step = Date.now();
+  await client.query(
+    `INSERT INTO property_values (organization_id, property_id, target_type, target_id, date_value, number_value, text_value)
+       SELECT $1, p.id, 'business_flow', f.id,
+              CASE WHEN p.id = $2 THEN DATE '2020-01-01' + (abs(hashtext(f.id::text)) % 2500) END,
+              CASE WHEN p.id = $3 THEN (abs(hashtext(f.id::text || 'a')) % 100000) * 100 END,
+              CASE WHEN p.id = $4 THEN '株式会社取引先' || (abs(hashtext(f.id::text || 'c')) % 5000) END
+         FROM business_flows f CROSS JOIN (VALUES ($2::uuid), ($3::uuid), ($4::uuid)) AS p(id)
+        WHERE f.organization_id = $1`,
+    [org, dateId, amountId, counterpartyId],
+  );
+  console.log(
+    `  ${(FLOWS * 3).toLocaleString('en-US')} property values in ${((Date.now() - step) / 1000).toFixed(1)} s`,
+  );
+  step = Date.now();
+  await client.query(
+    `INSERT INTO documents (organization_id, business_flow_id, name, status, current_order, created_by, created_at, updated_at)
+       SELECT $1, f.id, '書類 ' || d, CASE WHEN f.status = 'complete' THEN 'completed' ELSE 'in_progress' END,
+              CASE WHEN f.status = 'complete' THEN NULL ELSE 1 END, $2, f.created_at, f.created_at
+         FROM business_flows f CROSS JOIN generate_series(1, $3::int) AS d
+        WHERE f.organization_id = $1`,
+    [org, userId, DOCUMENTS_PER_FLOW],
+  );
+  console.log(
+    `  ${(FLOWS * DOCUMENTS_PER_FLOW).toLocaleString('en-US')} documents in ${((Date.now() - step) / 1000).toFixed(1)} s`,
+  );
+  step = Date.now();
+  await client.query(
+    `INSERT INTO document_versions (organization_id, document_id, version, file_name, content_type, size_bytes, sha256, scan_status)
+       SELECT $1, id, 1, name || '.pdf', 'application/pdf', 123456, md5(id::text) || md5(id::text), 'clean'
+         FROM documents WHERE organization_id = $1`,
+    [org],
+  );
+  await client.query(
+    `INSERT INTO tasks (organization_id, document_id, task_order, type, assignee_kind, group_id, required, status)
+       SELECT $1, id, 1, 'approve', 'group', $2, true, CASE WHEN status = 'completed' THEN 'completed' ELSE 'active' END
+         FROM documents WHERE organization_id = $1`,
+    [org, groupId],
+  );
+  console.log(`  versions and tasks in ${((Date.now() - step) / 1000).toFixed(1)} s`);
+  step = Date.now();
+  await client.query('VACUUM ANALYZE');
+  console.log(`  VACUUM ANALYZE in ${((Date.now() - step) / 1000).toFixed(1)} s`);
+  return { workspaceId: workspaces.rows[0].id, amountId, dateId, counterpartyId };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function load(
+  base: string,
+  token: string,
+  target: Target,
+  connections: number,
+  duration: number,
+  record: boolean,
+) {
+  const times: number[] = [];
+  let instance: autocannon.Instance | undefined;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: `${base}${target.path}`,
+        method: target.method ?? 'GET',
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${token}`,
+          ...(target.body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: target.body ? JSON.stringify(target.body) : undefined,
+        connections,
+        duration,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+  if (record) instance!.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
+  const result = await done;
+  return { result, times };
+}
+
+async function measure(base: string, token: string, target: Target, connections: number): Promise<Figures> {
+  if (WARMUP_SECONDS > 0) await load(base, token, target, connections, WARMUP_SECONDS, false);
+  const { result, times } = await load(base, token, target, connections, SECONDS, true);
+  times.sort((a, b) => a - b);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+function printTable(title: string, targets: Target[], figures: Figures[]): void {
+  const ceiling = figures[0]!;
+  const number = (value: number) => Math.round(value).toLocaleString('en-US');
+  const ms = (value: number) => (value < 1 ? `${value.toFixed(2)} ms` : `${value.toFixed(1)} ms`);
+  const rows: string[][] = [
+    ['', 'req/s', '÷ /healthz', 'p50', 'p95', 'p99', 'requests', 'errors/non-2xx'],
+    ...targets.map((target, i) => {
+      const f = figures[i]!;
+      return [
+        target.label,
+        number(f.requestsPerSecond),
+        `${(f.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}×`,
+        ms(f.p50),
+        ms(f.p95),
+        ms(f.p99),
+        number(f.total),
+        `${f.errors} / ${f.non2xx}`,
+      ];
+    }),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('   ');
+  console.log(`\n${title}`);
+  console.log(line(rows[0]!));
+  console.log(widths.map((w) => '-'.repeat(w)).join('   '));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+async function main(): Promise<void> {
+  const keep = process.env.BENCH_KEEP === '1';
+  await recreateDatabase(DATABASE_URL, keep);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-flows-'));
+  const port = await freePort();
+  console.log(`Starting Keiyaku on PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)}) ...`);
+  const server = await startServer(port, dataDir);
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const { token, loginId } = await signUpAndIn(base);
+    await client.connect();
+    console.log(`Seeding ${FLOWS.toLocaleString('en-US')} flows × ${DOCUMENTS_PER_FLOW} documents ...`);
+    const seeded = await seed(client, loginId);
+    const amount = { propertyId: seeded.amountId, from: '1000000', to: '1500000' };
+    const date = { propertyId: seeded.dateId, from: '2023-04-01', to: '2023-06-30' };
+    const counterparty = { propertyId: seeded.counterpartyId, contains: '取引先1' };
+    const targets: Target[] = [
+      { label: 'GET /healthz', path: '/healthz' },
+      { label: 'GET /business-flows (page 1 of 20)', path: '/core/v1/business-flows?page%5Bsize%5D=20' },
+      {
+        label: 'POST search: amount range',
+        path: '/core/v1/business-flows/search',
+        method: 'POST',
+        body: { filter: { properties: [amount] }, page: { size: 20 } },
+      },
+      {
+        label: 'POST search: date AND amount AND counterparty',
+        path: '/core/v1/business-flows/search',
+        method: 'POST',
+        body: { filter: { properties: [date, amount, counterparty] }, page: { size: 20 } },
+      },
+    ];
+    for (const target of targets.slice(1)) {
+      const answer = await call<{ meta: { total: number } }>(
+        base,
+        target.method ?? 'GET',
+        target.path,
+        200,
+        target.body,
+        token,
+      );
+      console.log(`  ${target.label}: ${answer.meta.total.toLocaleString('en-US')} matches`);
+    }
+    const cpus = os.cpus();
+    for (const connections of CONNECTIONS) {
+      const figures: Figures[] = [];
+      const loadBefore = os.loadavg()[0]!;
+      for (const target of targets) {
+        console.log(`Loading ${target.label} with ${connections}: ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s ...`);
+        figures.push(await measure(base, token, target, connections));
+      }
+      printTable(
+        `Keiyaku PostgreSQL · ${FLOWS.toLocaleString('en-US')} flows, ${(FLOWS * DOCUMENTS_PER_FLOW).toLocaleString('en-US')} documents in one organization · ` +
+          `${connections} connection${connections > 1 ? 's' : ''} · ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up · Node ${process.version} · ` +
+          `${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'} · server in its own process · ` +
+          `1-min load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0]!.toFixed(2)} after`,
+        targets,
+        figures,
+      );
+      if (figures.some((f) => f.errors > 0 || f.non2xx > 0)) process.exitCode = 1;
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await rm(dataDir, { recursive: true, force: true });
+    if (!keep) await dropDatabase(DATABASE_URL);
+  }
+}
+
+async function dropDatabase(url: string): Promise<void> {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).finally(() => client.end());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
