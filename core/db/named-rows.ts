@@ -39,11 +39,11 @@ export async function resolveRefs(trx: Knex, table: NamedTable, organizationId: 
 
 /**
  * Checks a name (not blank, at most 100 characters) and an ID for system link (at most 100), then that no other
- * row of the organization has either; every problem is reported at once (422).
+ * row of the organization has either; every problem is reported at once (422). Templates are named rows too.
  */
 export async function assertNamedRow(
   trx: Knex,
-  table: NamedTable,
+  table: NamedTable | 'document_templates' | 'business_flow_templates',
   organizationId: string,
   input: { name?: string; systemLinkId?: string | null },
   nameTaken: ErrorCode,

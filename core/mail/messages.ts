@@ -41,6 +41,19 @@ export const SIGNATURE: Record<Locale, string> = {
   en: '\n\n--\nKeiyaku electronic contracts\nThis address does not receive replies.',
 };
 
+/** The placeholders every mail about a business flow's documents and tasks may use, whichever event sent it. */
+const DOCUMENT_TASK_PLACEHOLDERS = [
+  'userName',
+  'organizationName',
+  'workspaceName',
+  'businessFlowName',
+  'documentName',
+  'taskType',
+  'reason',
+  'toOrder',
+  'link',
+] as const;
+
 export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   welcome: {
     placeholders: ['userName', 'organizationName', 'loginId', 'link'],
@@ -133,17 +146,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
     },
   },
   'task-assigned': {
-    placeholders: [
-      'userName',
-      'organizationName',
-      'workspaceName',
-      'businessFlowName',
-      'documentName',
-      'taskType',
-      'reason',
-      'toOrder',
-      'link',
-    ],
+    placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
     defaults: {
       ja: {
@@ -161,17 +164,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
     },
   },
   'document-remanded': {
-    placeholders: [
-      'userName',
-      'organizationName',
-      'workspaceName',
-      'businessFlowName',
-      'documentName',
-      'taskType',
-      'reason',
-      'toOrder',
-      'link',
-    ],
+    placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
     defaults: {
       ja: {
@@ -189,17 +182,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
     },
   },
   'document-cancelled': {
-    placeholders: [
-      'userName',
-      'organizationName',
-      'workspaceName',
-      'businessFlowName',
-      'documentName',
-      'taskType',
-      'reason',
-      'toOrder',
-      'link',
-    ],
+    placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
     defaults: {
       ja: {
@@ -217,17 +200,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
     },
   },
   'business-flow-completed': {
-    placeholders: [
-      'userName',
-      'organizationName',
-      'workspaceName',
-      'businessFlowName',
-      'documentName',
-      'taskType',
-      'reason',
-      'toOrder',
-      'link',
-    ],
+    placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
     defaults: {
       ja: {

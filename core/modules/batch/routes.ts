@@ -1,20 +1,12 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal, RequestContext } from '../../http/context.ts';
-import type { Actor } from '../users/service.ts';
+import { actorOf } from '../users/service.ts';
 import { exportGroups } from './export-groups.ts';
 import { exportUsers } from './export-users.ts';
 import { GROUPS_TABLE, groupsTarget } from './import-groups.ts';
 import { USERS_TABLE, usersTarget } from './import-users.ts';
 import { runImport } from './run-import.ts';
 import { readTable } from './table.ts';
-
-const actorOf = (principal: Principal, req: RequestContext): Actor => ({
-  userId: principal.userId,
-  organizationId: principal.organizationId,
-  isAdmin: principal.isAdmin,
-  req,
-});
 
 /** A CSV download: UTF-8 with BOM, named after what it holds and the day. */
 function csvFile(name: string, text: string, now: Date) {

@@ -5,34 +5,17 @@
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
+import {
+  type PropertyValueRow,
+  propertyValueQuery,
+  type ShownPropertyValue,
+  shownPropertyValue,
+} from '../properties/values.ts';
 import { workspaceAccess, workspaceAccessMany, type WorkspaceAccess } from '../workspaces/access.ts';
 import type { FlowRow } from './complete.ts';
 
 /** A flow row with the name of its workspace, as the list and detail queries select it. */
 export type FlowListRow = FlowRow & { workspace_name: string };
-
-export interface FlowPropertyValue {
-  propertyId: string;
-  name: string;
-  inputType: number;
-  value: string;
-  labelName: string | null;
-  editable: boolean;
-}
-
-interface ValueRow {
-  target_id: string;
-  property_id: string;
-  organization_id: string;
-  name: string;
-  input_type: number;
-  editable_by_client: boolean;
-  text_value: string | null;
-  option_id: string | null;
-  label: string | null;
-  number_text: string | null;
-  date_text: string | null;
-}
 
 /**
  * The flow-scope values of some flows the caller may see, per flow id: properties of the caller's own organization,
@@ -42,44 +25,22 @@ export async function readFlowProperties(
   db: Knex,
   principal: Principal,
   flows: { id: string; canEdit: boolean }[],
-): Promise<Map<string, FlowPropertyValue[]>> {
-  const result = new Map<string, FlowPropertyValue[]>();
+): Promise<Map<string, ShownPropertyValue[]>> {
+  const result = new Map<string, ShownPropertyValue[]>();
   if (flows.length === 0) return result;
   const canEdit = new Map(flows.map((f) => [f.id, f.canEdit]));
-  const rows = (await db('property_values as v')
-    .join('custom_properties as p', 'p.id', 'v.property_id')
-    .leftJoin('property_options as o', 'o.id', 'v.option_id')
-    .where('v.target_type', 'business_flow')
+  const rows = (await propertyValueQuery(db, 'business_flow')
     .whereIn(
       'v.target_id',
       flows.map((f) => f.id),
     )
-    .where((w) => w.where('p.organization_id', principal.organizationId).orWhere('p.public_to_client', true))
-    .orderBy([{ column: 'p.name' }, { column: 'p.id' }])
-    .select(
-      'v.target_id',
-      'v.property_id',
-      'p.organization_id',
-      'p.name',
-      'p.input_type',
-      'p.editable_by_client',
-      'v.text_value',
-      'v.option_id',
-      'o.label',
-      db.raw('v.number_value::text as number_text'),
-      db.raw(`to_char(v.date_value, 'YYYY-MM-DD') as date_text`),
-    )) as ValueRow[];
+    .where((w) =>
+      w.where('p.organization_id', principal.organizationId).orWhere('p.public_to_client', true),
+    )) as PropertyValueRow[];
   for (const row of rows) {
     const isClient = row.organization_id !== principal.organizationId;
     const list = result.get(row.target_id) ?? [];
-    list.push({
-      propertyId: row.property_id,
-      name: row.name,
-      inputType: row.input_type,
-      value: row.text_value ?? row.number_text ?? row.date_text ?? row.option_id ?? '',
-      labelName: row.label,
-      editable: Boolean(canEdit.get(row.target_id)) && (!isClient || row.editable_by_client),
-    });
+    list.push(shownPropertyValue(row, Boolean(canEdit.get(row.target_id)) && (!isClient || row.editable_by_client)));
     result.set(row.target_id, list);
   }
   return result;
@@ -133,7 +94,7 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 /** The JSON:API resource of a flow. */
 export function flowResource(
   row: FlowListRow,
-  extra: { canEdit: boolean; properties: FlowPropertyValue[]; documents?: FlowDocumentSummary[] },
+  extra: { canEdit: boolean; properties: ShownPropertyValue[]; documents?: FlowDocumentSummary[] },
 ) {
   return {
     type: 'BusinessFlow' as const,
@@ -161,12 +122,11 @@ export function flowResource(
 
 /** Flows with their workspace name (the base of every list, search and export). */
 export function flowsWithWorkspace(db: Knex) {
-  return db('business_flows as f')
-    .select(
-      'f.*',
-      // A scalar subquery, not a join: PostgreSQL evaluates it only for the rows a page returns, after sorting.
-      db.raw('(SELECT w.name FROM workspaces w WHERE w.id = f.workspace_id) AS workspace_name'),
-    );
+  return db('business_flows as f').select(
+    'f.*',
+    // A scalar subquery, not a join: PostgreSQL evaluates it only for the rows a page returns, after sorting.
+    db.raw('(SELECT w.name FROM workspaces w WHERE w.id = f.workspace_id) AS workspace_name'),
+  );
 }
 
 /** Turns list rows into resources with the caller's properties and edit rights. */

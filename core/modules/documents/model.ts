@@ -53,16 +53,17 @@ export function documentActorOf(principal: Principal, req: RequestContext): Docu
 /** The unique constraint on (organization_id, system_link_id) and what it means for each input shape. */
 export const DOCUMENT_SYSTEM_LINK_UNIQUE = 'documents_organization_id_system_link_id_unique';
 
-/** Appends one step to the document's history. */
+/** Appends one step to the document's history (taskId: the task the step concerns, when one does). */
 export async function addDocumentEvent(
   trx: Knex.Transaction,
   document: Pick<DocumentRow, 'id' | 'organization_id'>,
   actor: DocumentActor | null,
-  event: { kind: string; reason?: string | null; toOrder?: number | null; at: Date },
+  event: { kind: string; at: Date; taskId?: string | null; reason?: string | null; toOrder?: number | null },
 ): Promise<void> {
   await trx('document_events').insert({
     organization_id: document.organization_id,
     document_id: document.id,
+    task_id: event.taskId ?? null,
     kind: event.kind,
     reason: event.reason ?? null,
     to_order: event.toOrder ?? null,

@@ -6,50 +6,28 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
-import type { PropertyValueInput } from '../properties/values.ts';
-
-export interface DocumentPropertyValue {
-  propertyId: string;
-  name: string;
-  inputType: number;
-  value: string;
-  labelName: string | null;
-  editable: boolean;
-}
+import {
+  type PropertyValueInput,
+  type PropertyValueRow,
+  propertyValueQuery,
+  type ShownPropertyValue,
+  shownPropertyValue,
+} from '../properties/values.ts';
 
 export async function readDocumentProperties(
   db: Knex,
   principal: Principal,
   document: { id: string; organization_id: string },
   canEdit: boolean,
-): Promise<DocumentPropertyValue[]> {
+): Promise<ShownPropertyValue[]> {
   const isClient = document.organization_id !== principal.organizationId;
-  const query = db('property_values as v')
-    .join('custom_properties as p', 'p.id', 'v.property_id')
-    .leftJoin('property_options as o', 'o.id', 'v.option_id')
-    .where({ 'v.target_type': 'document', 'v.target_id': document.id, 'v.organization_id': document.organization_id })
-    .orderBy([{ column: 'p.name' }, { column: 'p.id' }])
-    .select(
-      'v.property_id',
-      'p.name',
-      'p.input_type',
-      'p.editable_by_client',
-      'v.text_value',
-      'v.option_id',
-      'o.label',
-      db.raw('v.number_value::text as number_text'),
-      db.raw(`to_char(v.date_value, 'YYYY-MM-DD') as date_text`),
-    );
+  const query = propertyValueQuery(db, 'document').where({
+    'v.target_id': document.id,
+    'v.organization_id': document.organization_id,
+  });
   if (isClient) query.where('p.public_to_client', true);
-  const rows = (await query) as Record<string, any>[];
-  return rows.map((row) => ({
-    propertyId: row.property_id,
-    name: row.name,
-    inputType: row.input_type,
-    value: row.text_value ?? row.number_text ?? row.date_text ?? row.option_id ?? '',
-    labelName: row.label,
-    editable: canEdit && (!isClient || row.editable_by_client),
-  }));
+  const rows = (await query) as PropertyValueRow[];
+  return rows.map((row) => shownPropertyValue(row, canEdit && (!isClient || row.editable_by_client)));
 }
 
 /**

@@ -4,7 +4,8 @@ import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern, pageOf } from '../../http/pagination.ts';
-import { actorOf, assertDirectoryReader } from '../users/routes.ts';
+import { assertDirectoryReader } from '../users/routes.ts';
+import { actorOf } from '../users/service.ts';
 import { addGroupMember, removeGroupMember, setGroupAdmin } from './members.ts';
 import { createGroup, deleteGroup, updateGroup } from './service.ts';
 

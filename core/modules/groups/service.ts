@@ -21,6 +21,7 @@ import { lockedRow, updateWithLock } from '../../db/lock.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { assertBelowPlanLimit, assertNamedRow, type Ref, resolveRefs } from '../../db/named-rows.ts';
+import { changeLogger } from '../logs/operation-log.ts';
 import type { Actor } from '../users/service.ts';
 import { UNIQUE_GROUP, uniquely } from '../users/validation.ts';
 import { groupUsages } from './usages.ts';
@@ -155,20 +156,4 @@ export async function createDefaultGroup(trx: Knex.Transaction, organizationId: 
 }
 
 /** Appends a group change to the operation log. */
-export function logGroupChange(
-  deps: CoreDeps,
-  trx: Knex.Transaction,
-  actor: Actor,
-  action: string,
-  groupId: string,
-  details: Record<string, unknown>,
-) {
-  return deps.oplog.append(trx, actor.req, {
-    action,
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    targetType: 'group',
-    targetId: groupId,
-    details,
-  });
-}
+export const logGroupChange = changeLogger('group');

@@ -13,6 +13,36 @@ export interface OperationLogEntry {
   details?: Record<string, unknown>;
 }
 
+/** Who made a change: a user of an organization, and the request it came with (null outside one). */
+export interface ChangeActor {
+  userId: string;
+  organizationId: string;
+  req: RequestContext | null;
+}
+
+/**
+ * The log function of a module whose changes an actor makes to `targetType` rows of the actor's own organization:
+ * `log(deps, trx, actor, action, targetId, details)` appends one entry to that organization's chain.
+ */
+export function changeLogger(targetType: string) {
+  return (
+    deps: { oplog: OperationLog },
+    trx: Knex.Transaction,
+    actor: ChangeActor,
+    action: string,
+    targetId: string,
+    details: Record<string, unknown>,
+  ): Promise<void> =>
+    deps.oplog.append(trx, actor.req, {
+      action,
+      organizationId: actor.organizationId,
+      actorUserId: actor.userId,
+      targetType,
+      targetId,
+      details,
+    });
+}
+
 /** A row of operation_logs as knex returns it. */
 export interface StoredRow {
   id: number;

@@ -48,8 +48,14 @@ export interface LoadedProperty {
 
 const numeric = (value: string | number | null) => (value === null ? null : Number(value));
 
-/** The definition the shared validator works on. */
-export function definitionOf({ row, options }: LoadedProperty): PropertyDefinition {
+/** The definition the shared validator works on (options: the property's own, in order). */
+export function definitionOf({
+  row,
+  options,
+}: {
+  row: PropertyRow;
+  options: readonly { id: string; label: string }[];
+}): PropertyDefinition {
   return {
     name: row.name,
     systemLinkId: row.system_link_id,

@@ -122,6 +122,73 @@ export async function writePropertyValues(
   return { changed };
 }
 
+/** A stored value joined with its property (and option label), as propertyValueQuery selects it. */
+export interface PropertyValueRow {
+  target_id: string;
+  property_id: string;
+  /** The property's organization. */
+  organization_id: string;
+  name: string;
+  input_type: number;
+  editable_by_client: boolean;
+  text_value: string | null;
+  option_id: string | null;
+  label: string | null;
+  number_text: string | null;
+  date_text: string | null;
+}
+
+/**
+ * The stored values of one target type joined with their properties and option labels, in property name order
+ * (rows: PropertyValueRow); callers narrow it to their targets and to the properties the caller may see.
+ */
+export function propertyValueQuery(db: Knex | Knex.Transaction, targetType: PropertyTargetType) {
+  return db('property_values as v')
+    .join('custom_properties as p', 'p.id', 'v.property_id')
+    .leftJoin('property_options as o', 'o.id', 'v.option_id')
+    .where('v.target_type', targetType)
+    .orderBy([{ column: 'p.name' }, { column: 'p.id' }])
+    .select(
+      'v.target_id',
+      'v.property_id',
+      'p.organization_id',
+      'p.name',
+      'p.input_type',
+      'p.editable_by_client',
+      'v.text_value',
+      'v.option_id',
+      'o.label',
+      db.raw('v.number_value::text as number_text'),
+      db.raw(`to_char(v.date_value, 'YYYY-MM-DD') as date_text`),
+    );
+}
+
+/** A stored value as the contract carries it: text, number as decimal text, date yyyy-MM-dd, or option id. */
+export function storedValueText(row: PropertyValueRow): string {
+  return row.text_value ?? row.number_text ?? row.date_text ?? row.option_id ?? '';
+}
+
+/** A value of a business flow or document as a caller sees it, with whether the caller may change it. */
+export interface ShownPropertyValue {
+  propertyId: string;
+  name: string;
+  inputType: number;
+  value: string;
+  labelName: string | null;
+  editable: boolean;
+}
+
+export function shownPropertyValue(row: PropertyValueRow, editable: boolean): ShownPropertyValue {
+  return {
+    propertyId: row.property_id,
+    name: row.name,
+    inputType: row.input_type,
+    value: storedValueText(row),
+    labelName: row.label,
+    editable,
+  };
+}
+
 /** The stored values of some targets of one organization, per target id, in property name order. */
 export async function readPropertyValues(
   db: Knex | Knex.Transaction,
@@ -129,34 +196,13 @@ export async function readPropertyValues(
   targetType: PropertyTargetType,
   targetIds: string[],
 ): Promise<Map<string, StoredPropertyValue[]>> {
-  const rows = (await db('property_values as v')
-    .join('custom_properties as p', 'p.id', 'v.property_id')
-    .leftJoin('property_options as o', 'o.id', 'v.option_id')
-    .where({ 'v.organization_id': organizationId, 'v.target_type': targetType })
-    .whereIn('v.target_id', targetIds)
-    .orderBy([{ column: 'p.name' }, { column: 'p.id' }])
-    .select(
-      'v.target_id',
-      'v.property_id',
-      'v.text_value',
-      'v.option_id',
-      'o.label',
-      db.raw('v.number_value::text as number_text'),
-      db.raw(`to_char(v.date_value, 'YYYY-MM-DD') as date_text`),
-    )) as {
-    target_id: string;
-    property_id: string;
-    text_value: string | null;
-    option_id: string | null;
-    label: string | null;
-    number_text: string | null;
-    date_text: string | null;
-  }[];
+  const rows = (await propertyValueQuery(db, targetType)
+    .where('v.organization_id', organizationId)
+    .whereIn('v.target_id', targetIds)) as PropertyValueRow[];
   const result = new Map<string, StoredPropertyValue[]>();
   for (const row of rows) {
-    const value = row.text_value ?? row.number_text ?? row.date_text ?? row.option_id ?? '';
     const list = result.get(row.target_id) ?? [];
-    list.push({ propertyId: row.property_id, value, labelName: row.label });
+    list.push({ propertyId: row.property_id, value: storedValueText(row), labelName: row.label });
     result.set(row.target_id, list);
   }
   return result;

@@ -4,7 +4,7 @@ import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern, pageOf } from '../../http/pagination.ts';
-import { actorOf } from '../users/routes.ts';
+import { actorOf } from '../users/service.ts';
 import { createRole, deleteRole, normaliseTaskPermissions, updateRole } from './service.ts';
 
 function roleScope(knex: Knex, organizationId: string) {

@@ -16,8 +16,11 @@ import { lockedRow, updateWithLock } from '../../db/lock.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { assertBelowPlanLimit, assertNamedRow, type Ref, resolveRefs } from '../../db/named-rows.ts';
+import { changeLogger } from '../logs/operation-log.ts';
 import type { Actor } from '../users/service.ts';
 import { UNIQUE_ROLE, uniquely } from '../users/validation.ts';
+
+const log = changeLogger('role');
 
 export const TASK_TYPES = ['sign', 'approve', 'read'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
@@ -138,22 +141,4 @@ export async function replaceUserRoles(trx: Knex.Transaction, userId: string, ro
   if (leaving.length > 0) await trx('user_roles').where({ user_id: userId }).whereIn('role_id', leaving).delete();
   if (joining.length > 0) await trx('user_roles').insert(joining.map((id) => ({ user_id: userId, role_id: id })));
   return leaving.length + joining.length > 0;
-}
-
-function log(
-  deps: CoreDeps,
-  trx: Knex.Transaction,
-  actor: Actor,
-  action: string,
-  roleId: string,
-  details: Record<string, unknown>,
-) {
-  return deps.oplog.append(trx, actor.req, {
-    action,
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    targetType: 'role',
-    targetId: roleId,
-    details,
-  });
 }

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import type { Principal } from '../../http/context.ts';
-import { type DocumentActor, type DocumentRow, logDocumentChange } from '../documents/model.ts';
+import { addDocumentEvent, type DocumentActor, type DocumentRow, logDocumentChange } from '../documents/model.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
 import type { TaskType } from './rules.ts';
 
@@ -73,17 +73,7 @@ export async function logTaskStep(
   step: { kind: string; action: string; at: Date; taskId?: string; reason?: string | null; toOrder?: number | null },
   details: Record<string, unknown> = {},
 ): Promise<void> {
-  await trx('document_events').insert({
-    organization_id: document.organization_id,
-    document_id: document.id,
-    task_id: step.taskId ?? null,
-    kind: step.kind,
-    reason: step.reason ?? null,
-    to_order: step.toOrder ?? null,
-    actor_user_id: actor.userId,
-    actor_organization_id: actor.organizationId,
-    created_at: step.at,
-  });
+  await addDocumentEvent(trx, document, actor, step);
   await logDocumentChange(deps, trx, actor, document, step.action, {
     ...details,
     ...(step.taskId ? { taskId: step.taskId } : {}),

@@ -8,12 +8,16 @@
  */
 import type { Knex } from 'knex';
 import { lockedRow, updateWithLock } from '../../db/lock.ts';
+import { assertNamedRow } from '../../db/named-rows.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
+import { changeLogger } from '../logs/operation-log.ts';
 import type { PropertyValueInput } from '../properties/values.ts';
 import type { Actor } from '../users/service.ts';
-import { assertUniqueNames, uniqueTemplateWrite } from './naming.ts';
+import { uniqueTemplateWrite } from './naming.ts';
 import { checkTemplateValues } from './property-values.ts';
+
+const log = changeLogger('business_flow_template');
 
 export interface FlowTemplateDocumentInput {
   documentTemplateId: string;
@@ -111,7 +115,7 @@ export async function createBusinessFlowTemplate(
   actor: Actor,
   input: BusinessFlowTemplateInput,
 ) {
-  await assertUniqueNames(trx, TABLE, actor.organizationId, input);
+  await assertNamedRow(trx, TABLE, actor.organizationId, input, 'TEMPLATE_NAME_TAKEN');
   const now = deps.clock.now();
   const columns = await columnsOf(trx, actor.organizationId, input, now);
   const [row] = await uniqueTemplateWrite(TABLE, () =>
@@ -136,7 +140,7 @@ export async function updateBusinessFlowTemplate(
 ) {
   const where = { id: templateId, organization_id: actor.organizationId };
   const before = await lockedRow<Record<string, unknown>>(trx, TABLE, where);
-  await assertUniqueNames(trx, TABLE, actor.organizationId, input, templateId);
+  await assertNamedRow(trx, TABLE, actor.organizationId, input, 'TEMPLATE_NAME_TAKEN', templateId);
   const columns = await columnsOf(trx, actor.organizationId, input, deps.clock.now());
   const beforeDocuments = await documentsOf(trx, templateId);
   const after = await uniqueTemplateWrite(TABLE, () =>
@@ -176,22 +180,4 @@ function summaryOf(row: Record<string, unknown>) {
     autoComplete: row.auto_complete,
     properties: row.properties,
   };
-}
-
-function log(
-  deps: CoreDeps,
-  trx: Knex.Transaction,
-  actor: Actor,
-  action: string,
-  targetId: string,
-  details: Record<string, unknown>,
-) {
-  return deps.oplog.append(trx, actor.req, {
-    action,
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    targetType: 'business_flow_template',
-    targetId,
-    details,
-  });
 }

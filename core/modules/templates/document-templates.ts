@@ -8,13 +8,17 @@
  */
 import type { Knex } from 'knex';
 import { lockedRow, updateWithLock } from '../../db/lock.ts';
+import { assertNamedRow } from '../../db/named-rows.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { changeLogger } from '../logs/operation-log.ts';
 import type { PropertyValueInput } from '../properties/values.ts';
 import type { Actor } from '../users/service.ts';
-import { assertUniqueNames, uniqueTemplateWrite } from './naming.ts';
+import { uniqueTemplateWrite } from './naming.ts';
 import { checkTemplateValues } from './property-values.ts';
 import { checkTemplateTasks, type TemplateTaskInput } from './task-plan.ts';
+
+const log = changeLogger('document_template');
 
 /** A reading position (placeholder for the reading position settings): kept as given. */
 export interface ReadingPosition {
@@ -66,7 +70,7 @@ export async function createDocumentTemplate(
   actor: Actor,
   input: DocumentTemplateInput,
 ) {
-  await assertUniqueNames(trx, TABLE, actor.organizationId, input);
+  await assertNamedRow(trx, TABLE, actor.organizationId, input, 'TEMPLATE_NAME_TAKEN');
   const now = deps.clock.now();
   const columns = await columnsOf(trx, actor.organizationId, input, now);
   const [row] = await uniqueTemplateWrite(TABLE, () =>
@@ -92,7 +96,7 @@ export async function updateDocumentTemplate(
 ) {
   const where = { id: templateId, organization_id: actor.organizationId };
   const before = await lockedRow<Record<string, unknown>>(trx, TABLE, where);
-  await assertUniqueNames(trx, TABLE, actor.organizationId, input, templateId);
+  await assertNamedRow(trx, TABLE, actor.organizationId, input, 'TEMPLATE_NAME_TAKEN', templateId);
   const columns = await columnsOf(trx, actor.organizationId, input, deps.clock.now());
   const after = await uniqueTemplateWrite(TABLE, () =>
     updateWithLock<Record<string, unknown>>(trx, TABLE, where, input.lockVersion, columns),
@@ -126,22 +130,4 @@ function summaryOf(row: Record<string, unknown>) {
     properties: row.properties,
     readingPositions: row.reading_positions,
   };
-}
-
-function log(
-  deps: CoreDeps,
-  trx: Knex.Transaction,
-  actor: Actor,
-  action: string,
-  targetId: string,
-  details: Record<string, unknown>,
-) {
-  return deps.oplog.append(trx, actor.req, {
-    action,
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    targetType: 'document_template',
-    targetId,
-    details,
-  });
 }

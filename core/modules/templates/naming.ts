@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-import { AppError, type FieldError } from '../../http/errors.ts';
 import { uniquely } from '../users/validation.ts';
 
 /** The two template tables; both have a name and an ID for system link unique within the organization. */
@@ -20,35 +18,6 @@ function constraintsOf(table: TemplateTable) {
       pointer: at('documents'),
     },
   };
-}
-
-/**
- * Refuses a name (409 TEMPLATE_NAME_TAKEN) or an ID for system link (422 SYSTEM_LINK_ID_TAKEN) that another template
- * of the organization already has; both problems are reported at once.
- */
-export async function assertUniqueNames(
-  trx: Knex,
-  table: TemplateTable,
-  organizationId: string,
-  input: { name?: string; systemLinkId?: string | null },
-  exceptId?: string,
-): Promise<void> {
-  const problems: FieldError[] = [];
-  if (input.name !== undefined && input.name.trim() === '')
-    problems.push({ code: 'VALIDATION_FAILED', pointer: at('name') });
-  if (problems.length > 0) throw AppError.invalid(problems);
-  const others = () => {
-    const q = trx(table).where({ organization_id: organizationId });
-    if (exceptId) q.whereNot({ id: exceptId });
-    return q;
-  };
-  if (input.name !== undefined && (await others().where({ name: input.name }).first('id'))) {
-    problems.push({ code: 'TEMPLATE_NAME_TAKEN', pointer: at('name') });
-  }
-  if (input.systemLinkId && (await others().where({ system_link_id: input.systemLinkId }).first('id'))) {
-    problems.push({ code: 'SYSTEM_LINK_ID_TAKEN', pointer: at('systemLinkId') });
-  }
-  if (problems.length > 0) throw AppError.invalid(problems);
 }
 
 /** Runs a write to a template table, turning a unique violation (two requests at once) into its coded error. */

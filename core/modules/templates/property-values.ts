@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { checkPropertyValue, INPUT_TYPES, SCOPES, type ValueRules } from '../../contract/property-values.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
+import { definitionOf, type PropertyRow } from '../properties/model.ts';
 import { japanToday, type PropertyValueInput } from '../properties/values.ts';
 
 /** Which custom properties a template holds values of: flow templates scope 10, document templates scope 20. */
@@ -14,45 +15,6 @@ export interface StoredTemplateValue {
 
 const SCOPE = { business_flow: SCOPES.businessFlow, document: SCOPES.document } as const;
 const pointer = (index: number, field = 'value') => `/data/attributes/properties/${index}/${field}`;
-
-interface DefinitionRow {
-  id: string;
-  name: string;
-  input_type: ValueRules['inputType'];
-  number_unit: ValueRules['numberUnit'];
-  integer_length: number | null;
-  decimal_length: number | null;
-  min_value: string | number | null;
-  max_value: string | number | null;
-  min_length: number | null;
-  max_length: number | null;
-  allow_newline: boolean | null;
-  allow_full_width: boolean | null;
-  after_tomorrow: boolean | null;
-  lock_version: number;
-  options_version: number;
-}
-
-const numeric = (value: string | number | null) => (value === null ? null : Number(value));
-
-/** The rules a template value is checked by. Blank means "no preset value", so nothing is required here. */
-function rulesOf(row: DefinitionRow, options: { id: string; label: string }[]): ValueRules {
-  return {
-    inputType: row.input_type,
-    required: false,
-    numberUnit: row.number_unit,
-    integerLength: row.integer_length,
-    decimalLength: row.decimal_length,
-    minValue: numeric(row.min_value),
-    maxValue: numeric(row.max_value),
-    minLength: row.min_length,
-    maxLength: row.max_length,
-    allowNewline: row.allow_newline,
-    allowFullWidth: row.allow_full_width,
-    afterTomorrow: row.after_tomorrow,
-    options,
-  };
-}
 
 /**
  * Checks preset property values of a template with the same validator documents and flows use, and returns them
@@ -68,7 +30,7 @@ export async function checkTemplateValues(
 ): Promise<StoredTemplateValue[]> {
   const rows = (await trx('custom_properties')
     .where({ organization_id: organizationId, scope: SCOPE[scope] })
-    .forShare()) as DefinitionRow[];
+    .forShare()) as PropertyRow[];
   const options = rows.length
     ? ((await trx('property_options')
         .whereIn(
@@ -96,7 +58,9 @@ export async function checkTemplateValues(
       throw new AppError('PROPERTY_OPTIONS_CHANGED', { pointer: pointer(index) });
     }
     const own = options.filter((o) => o.property_id === row.id);
-    const checked = checkPropertyValue(rulesOf(row, own), entry.value, { today });
+    // Blank means "no preset value", so nothing is required here.
+    const rules = { ...definitionOf({ row, options: own }), required: false };
+    const checked = checkPropertyValue(rules, entry.value, { today });
     if (!checked.ok) {
       problems.push(...checked.problems.map((p) => ({ code: p.code, pointer: pointer(index), params: p.params })));
     } else if (checked.value !== null) stored.push({ propertyId: row.id, value: checked.value });

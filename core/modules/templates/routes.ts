@@ -1,7 +1,7 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { likePattern, pageOf } from '../../http/pagination.ts';
-import { actorOf } from '../users/routes.ts';
+import { actorOf } from '../users/service.ts';
 import {
   createBusinessFlowTemplate,
   deleteBusinessFlowTemplate,

@@ -1,6 +1,6 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal, RequestContext } from '../../http/context.ts';
+import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern, pageOf } from '../../http/pagination.ts';
 import { administersGroup } from '../groups/service.ts';
@@ -9,7 +9,7 @@ import { roleRoutes } from '../roles/routes.ts';
 import { registerInvitationJob } from './invitation.ts';
 import { userBody, userResources } from './resources.ts';
 import {
-  type Actor,
+  actorOf,
   changeUserState,
   createUser,
   deleteUser,
@@ -17,11 +17,6 @@ import {
   type UserStateChange,
   updateUser,
 } from './service.ts';
-
-/** The Actor of a signed-in request. */
-export function actorOf(principal: Principal, req: RequestContext): Actor {
-  return { userId: principal.userId, organizationId: principal.organizationId, isAdmin: principal.isAdmin, req };
-}
 
 /** Organization admins and group admins may read the user and group directory; nobody else. */
 export async function assertDirectoryReader(deps: CoreDeps, principal: Principal): Promise<void> {

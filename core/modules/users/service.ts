@@ -21,12 +21,15 @@ import { clearFailures } from '../../auth/throttle.ts';
 import { assertLockVersion } from '../../db/lock.ts';
 import type { Ref } from '../../db/named-rows.ts';
 import type { CoreDeps } from '../../deps.ts';
-import type { RequestContext } from '../../http/context.ts';
+import type { Principal, RequestContext } from '../../http/context.ts';
 import { AppError, type FieldError, type Locale } from '../../http/errors.ts';
 import { replaceUserGroups, resolveGroupRefs } from '../groups/service.ts';
+import { changeLogger } from '../logs/operation-log.ts';
 import { replaceUserRoles, resolveRoleRefs } from '../roles/service.ts';
 import { NO_PASSWORD, queueInvitation } from './invitation.ts';
 import { UNIQUE_USER, type UserFields, uniquely, userFieldViolations, userPointer } from './validation.ts';
+
+const log = changeLogger('user');
 
 /** Who acts: the signed-in principal, or the CLI's administrator; `req` is null outside HTTP. */
 export interface Actor {
@@ -34,6 +37,11 @@ export interface Actor {
   organizationId: string;
   isAdmin: boolean;
   req: RequestContext | null;
+}
+
+/** The Actor of a signed-in request. */
+export function actorOf(principal: Principal, req: RequestContext): Actor {
+  return { userId: principal.userId, organizationId: principal.organizationId, isAdmin: principal.isAdmin, req };
 }
 
 export type { Ref } from '../../db/named-rows.ts';
@@ -278,22 +286,4 @@ export async function resendInvitation(deps: CoreDeps, trx: Knex.Transaction, ac
 /** Marks a user's address undeliverable (a bounce); the Mailer then skips mail to it. */
 export async function blockUserEmail(trx: Knex, userId: string, now: Date): Promise<void> {
   await trx('users').where({ id: userId }).whereNull('email_blocked_at').update({ email_blocked_at: now });
-}
-
-function log(
-  deps: CoreDeps,
-  trx: Knex.Transaction,
-  actor: Actor,
-  action: string,
-  userId: string,
-  details: Record<string, unknown>,
-) {
-  return deps.oplog.append(trx, actor.req, {
-    action,
-    organizationId: actor.organizationId,
-    actorUserId: actor.userId,
-    targetType: 'user',
-    targetId: userId,
-    details,
-  });
 }

@@ -2,7 +2,7 @@ import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern, pageOf } from '../../http/pagination.ts';
-import { actorOf } from '../users/routes.ts';
+import { actorOf } from '../users/service.ts';
 import { workspaceAccessMany } from './access.ts';
 import { addParticipant, removeParticipant, updateParticipant } from './participants.ts';
 import { flowCounts, workspaceBody, workspaceResource, workspaceScope } from './read.ts';
