@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { createFlow, createFlowProperty, insertDocument, seedWorkspace } from '../helpers/business-flows.ts';
+import { createFlow, createFlowProperty, insertDocument } from '../helpers/business-flows.ts';
 import { type AdminSession, adminSession } from '../helpers/org-admin.ts';
+import { seedWorkspace } from '../helpers/workspaces.ts';
 
 let app: TestApp;
 let a: AdminSession;
@@ -29,14 +30,11 @@ beforeAll(async () => {
       { groupId: a.defaultGroupId, isEditable: true },
       { partnerOrganizationId: b.organizationId, isPublic: false },
     ],
-    '第一ワークスペース',
+    { name: '第一ワークスペース' },
   );
-  w2 = await seedWorkspace(
-    app,
-    a.organizationId,
-    [{ groupId: a.defaultGroupId, isEditable: true }],
-    '第二ワークスペース',
-  );
+  w2 = await seedWorkspace(app, a.organizationId, [{ groupId: a.defaultGroupId, isEditable: true }], {
+    name: '第二ワークスペース',
+  });
   prop.date = (await createFlowProperty(app, a.token, { name: '取引日', inputType: 30, publicToClient: true })).id;
   prop.amount = (await createFlowProperty(app, a.token, { name: '金額', inputType: 10, publicToClient: true })).id;
   prop.party = (await createFlowProperty(app, a.token, { name: '取引先名', inputType: 20, publicToClient: true })).id;

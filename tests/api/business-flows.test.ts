@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autoCompleteIfDone } from '../../core/modules/business-flows/complete.ts';
 import { insertUser, memberToken } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { createFlow, createFlowProperty, flowBody, insertDocument, seedWorkspace } from '../helpers/business-flows.ts';
+import { createFlow, createFlowProperty, flowBody, insertDocument } from '../helpers/business-flows.ts';
 import { tryUpload } from '../helpers/documents.ts';
 import { readOutbox, recipientOf, waitForMail } from '../helpers/mail.ts';
 import { type AdminSession, adminSession, lastLog } from '../helpers/org-admin.ts';
+import { seedWorkspace } from '../helpers/workspaces.ts';
 
 let app: TestApp;
 let a: AdminSession;
@@ -376,13 +377,10 @@ describe('status changes', () => {
   });
 
   it('no completion mail is queued when the workspace mail notification is off', async () => {
-    const ws = await seedWorkspace(
-      app,
-      a.organizationId,
-      [{ groupId: a.defaultGroupId, isEditable: true }],
-      '通知なし',
-    );
-    await knex()('workspaces').where({ id: ws }).update({ mail_notification: false });
+    const ws = await seedWorkspace(app, a.organizationId, [{ groupId: a.defaultGroupId, isEditable: true }], {
+      name: '通知なし',
+      mailNotification: false,
+    });
     const flow = await createFlow(app, a.token, ws, { name: '静かな完了' });
     expect((await complete(a.token, flow.id, 0)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1500));

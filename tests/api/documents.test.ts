@@ -5,17 +5,11 @@ import { DOCUMENT_SCAN_JOB } from '../../core/files/scan.ts';
 import { BUILT_IN_PLUGINS } from '../../core/service.ts';
 import { CORPUS } from '../fixtures/malicious/corpus.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import {
-  buildPdf,
-  callMultipart,
-  markScanned,
-  seedBusinessFlow,
-  tryUpload,
-  uploadForm,
-  uploadPdf,
-} from '../helpers/documents.ts';
+import { insertTask, seedBusinessFlow } from '../helpers/business-flows.ts';
+import { callMultipart, markScanned, tryUpload, uploadForm, uploadPdf } from '../helpers/documents.ts';
 import { recipientOf, waitForMail } from '../helpers/mail.ts';
 import { adminSession, lastLog } from '../helpers/org-admin.ts';
+import { buildPdf } from '../helpers/pdf.ts';
 
 let app: TestApp;
 // The malware-scan plugin stays off here, so a version stays "pending" until a test records its verdict.
@@ -323,16 +317,10 @@ describe('reuploadDocument', () => {
     const { admin, businessFlowId } = await ownerWithFlow();
     const document = await uploadPdf(app, admin.token, businessFlowId);
     await markScanned(app, document.id, 'clean');
-    await knex()('tasks').insert({
-      organization_id: admin.organizationId,
-      document_id: document.id,
-      task_order: 1,
-      type: 'approve',
-      assignee_kind: 'group',
-      group_id: admin.defaultGroupId,
+    await insertTask(app, admin.organizationId, document.id, {
+      groupId: admin.defaultGroupId,
       status: 'completed',
-      completed_by: admin.ownerId,
-      completed_at: new Date(),
+      completedBy: admin.ownerId,
     });
     const result = await callMultipart(app, 'reuploadDocument', {
       token: admin.token,
@@ -347,15 +335,7 @@ describe('reuploadDocument', () => {
     const { admin, businessFlowId } = await ownerWithFlow();
     const document = await uploadPdf(app, admin.token, businessFlowId);
     await markScanned(app, document.id, 'clean');
-    await knex()('tasks').insert({
-      organization_id: admin.organizationId,
-      document_id: document.id,
-      task_order: 1,
-      type: 'approve',
-      assignee_kind: 'group',
-      group_id: admin.defaultGroupId,
-      status: 'completed',
-    });
+    await insertTask(app, admin.organizationId, document.id, { groupId: admin.defaultGroupId, status: 'completed' });
     await knex()('documents').where({ id: document.id }).update({ status: 'remanded' });
     const result = await callMultipart(app, 'reuploadDocument', {
       token: admin.token,
@@ -371,15 +351,7 @@ describe('getDocument and listBusinessFlowDocuments', () => {
   it('shows the document with its flow, workspace, versions and tasks', async () => {
     const { admin, businessFlowId, workspaceId } = await ownerWithFlow();
     const document = await uploadPdf(app, admin.token, businessFlowId);
-    await knex()('tasks').insert({
-      organization_id: admin.organizationId,
-      document_id: document.id,
-      task_order: 1,
-      type: 'approve',
-      assignee_kind: 'group',
-      group_id: admin.defaultGroupId,
-      status: 'active',
-    });
+    await insertTask(app, admin.organizationId, document.id, { groupId: admin.defaultGroupId });
     const before = await app.api.call('getDocument', { token: admin.token, params: { documentId: document.id } });
     expect(before.body.data.attributes.tasks[0]).toMatchObject({ order: 1, type: 'approve', executableByMe: false });
     await markScanned(app, document.id);
@@ -590,15 +562,7 @@ describe('cancelDocument', () => {
   it('cancels with the reason, cancels its open tasks and keeps its data', async () => {
     const { admin, businessFlowId } = await ownerWithFlow();
     const document = await uploadPdf(app, admin.token, businessFlowId);
-    await knex()('tasks').insert({
-      organization_id: admin.organizationId,
-      document_id: document.id,
-      task_order: 1,
-      type: 'approve',
-      assignee_kind: 'group',
-      group_id: admin.defaultGroupId,
-      status: 'active',
-    });
+    await insertTask(app, admin.organizationId, document.id, { groupId: admin.defaultGroupId });
     const result = await app.api.call('cancelDocument', {
       token: admin.token,
       params: { documentId: document.id },

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../core/http/errors.ts';
 import { CORPUS, type CorpusEntry, oversizedFile } from '../fixtures/malicious/corpus.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { callMultipart, seedBusinessFlow } from '../helpers/documents.ts';
+import { seedBusinessFlow } from '../helpers/business-flows.ts';
+import { callMultipart } from '../helpers/documents.ts';
 import { adminSession, type AdminSession } from '../helpers/org-admin.ts';
 
 /*

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userIn } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { markScanned, uploadPdf } from '../helpers/documents.ts';
 import { type AdminSession, adminSession } from '../helpers/org-admin.ts';
-import { corporateNumber, createWorkspace, memberIn } from '../helpers/workspaces.ts';
+import { corporateNumber, createWorkspace } from '../helpers/workspaces.ts';
 
 // The cross-module proof that a partner organization reaches only what was shared with it. Organization A owns
 // workspace W1, shared with partner B as NOT public (B sees only flows holding B's tasks) but editable, and W2, not
@@ -67,7 +68,7 @@ beforeAll(async () => {
   a = await adminSession(app, { organizationName: '発注元株式会社', corporateNumber: corporateNumber() });
   b = await adminSession(app, { organizationName: '受注先株式会社', corporateNumber: corporateNumber() });
   await app.service.deps.knex('organizations').where({ id: a.organizationId }).update({ plan: 'professional' });
-  partner = await memberIn(app, b.organizationId, b.defaultGroupId);
+  partner = await userIn(app, b.organizationId, [b.defaultGroupId]);
   ids.open = await property('公開・編集可', true, true);
   ids.readOnly = await property('公開・編集不可', true, false);
   ids.secret = await property('社外秘メモ', false, false);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userIn } from '../helpers/accounts.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { insertFlow } from '../helpers/business-flows.ts';
 import { lastLog } from '../helpers/org-admin.ts';
 import {
   documentLockVersion,
   documentRow,
   groupTask,
-  insertFlow,
   insertRole,
   newDocument,
   partnerTask,
@@ -16,8 +17,8 @@ import {
   step,
   taskStatuses,
   type TaskWorld,
-  userIn,
 } from '../helpers/tasks.ts';
+import { seedWorkspace } from '../helpers/workspaces.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -301,18 +302,10 @@ describe('my tasks', () => {
   it('lists my executable tasks across two workspaces, and a partner’s tasks as partner', async () => {
     const w = await seedTaskWorld(app);
     const { tasks } = await standardPlan(w);
-    const [workspace] = await knex()('workspaces')
-      .insert({ organization_id: w.ownerA.organizationId, name: 'Second workspace' })
-      .returning('id');
-    await knex()('workspace_participants').insert({
-      organization_id: w.ownerA.organizationId,
-      workspace_id: workspace.id,
-      kind: 'group',
-      group_id: w.g1,
-      is_public: true,
-      is_editable: true,
+    const workspaceId = await seedWorkspace(app, w.ownerA.organizationId, [{ groupId: w.g1, isEditable: true }], {
+      name: 'Second workspace',
     });
-    const secondFlow = await insertFlow(app, w.ownerA.organizationId, workspace.id, w.ownerA.ownerId);
+    const secondFlow = await insertFlow(app, w.ownerA.organizationId, workspaceId, { createdBy: w.ownerA.ownerId });
     const pending = await newDocument(app, w.ownerA.token, secondFlow, null, '見積書');
     await plan(app, w.ownerA.token, pending, [groupTask(1, 'approve', w.g1)]);
 

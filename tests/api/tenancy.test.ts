@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../core/contract/document.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { seedBusinessFlow, uploadPdf } from '../helpers/documents.ts';
+import { seedBusinessFlow } from '../helpers/business-flows.ts';
+import { uploadPdf } from '../helpers/documents.ts';
 import { corporateNumber } from '../helpers/workspaces.ts';
 import {
   type AdminSession,

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userIn } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { insertDocument, insertFlow } from '../helpers/business-flows.ts';
 import { type AdminSession, adminSession, createGroup, lastLog } from '../helpers/org-admin.ts';
-import {
-  corporateNumber,
-  createWorkspace,
-  insertDocumentWithTask,
-  insertFlow,
-  memberIn,
-  participantBody,
-  workspaceBody,
-} from '../helpers/workspaces.ts';
+import { corporateNumber, createWorkspace, participantBody, workspaceBody } from '../helpers/workspaces.ts';
 
 let app: TestApp;
 /** Owner organization A and partner organization B (both with corporate numbers). */
@@ -112,7 +106,7 @@ describe('creating workspaces', () => {
   it('a user who is not an administrator must include a group they are a member of (422 WORKSPACE_PARTICIPANT_REQUIRED)', async () => {
     const sales = await createGroup(app, a.token, '営業部-作成');
     const legal = await createGroup(app, a.token, '法務部-作成');
-    const member = await memberIn(app, a.organizationId, sales);
+    const member = await userIn(app, a.organizationId, [sales]);
     const foreignGroup = await app.api.call('createWorkspace', {
       token: member.token,
       body: workspaceBody({ name: '他部署', participants: [ownGroup(legal)] }),
@@ -186,8 +180,8 @@ describe('who sees a workspace', () => {
   beforeAll(async () => {
     sales = await createGroup(app, a.token, '営業部-閲覧');
     legal = await createGroup(app, a.token, '法務部-閲覧');
-    salesMember = await memberIn(app, a.organizationId, sales);
-    legalMember = await memberIn(app, a.organizationId, legal);
+    salesMember = await userIn(app, a.organizationId, [sales]);
+    legalMember = await userIn(app, a.organizationId, [legal]);
     shared = (
       await createWorkspace(app, a.token, [ownGroup(sales), { kind: 'organization', organizationId: b.organizationId }])
     ).id;
@@ -217,7 +211,7 @@ describe('who sees a workspace', () => {
   });
 
   it('a partner organization’s user sees the shared workspace, only its own participation, and nothing to manage', async () => {
-    const partnerUser = await memberIn(app, b.organizationId, b.defaultGroupId);
+    const partnerUser = await userIn(app, b.organizationId, [b.defaultGroupId]);
     const detail = await get(partnerUser.token, shared);
     expect(detail.status).toBe(200);
     expect(detail.body.data.attributes).toMatchObject({
@@ -271,8 +265,12 @@ describe('who sees a workspace', () => {
       },
     );
     const withTask = await insertFlow(app, a.organizationId, named.id);
-    await insertDocumentWithTask(app, a.organizationId, withTask, { partnerOrganizationId: b.organizationId });
-    await insertFlow(app, a.organizationId, named.id, 'cancelled');
+    await insertDocument(
+      app,
+      { id: withTask, organizationId: a.organizationId },
+      { tasks: [{ partnerOrganizationId: b.organizationId }] },
+    );
+    await insertFlow(app, a.organizationId, named.id, { status: 'cancelled' });
     expect(await listedIds(a.token, { 'filter[q]': '検索用' })).toEqual([named.id]);
     expect(await listedIds(a.token, { 'filter[q]': 'FIND-ME' })).toEqual([named.id]);
     const mine = (await list(a.token, { 'filter[q]': 'find-me' })).body.data[0].attributes;
@@ -287,8 +285,8 @@ describe('changing workspaces', () => {
   it('a member of a non-editable participating group gets 403 WORKSPACE_EDIT_NOT_ALLOWED; an editable one may update', async () => {
     const viewers = await createGroup(app, a.token, '閲覧のみ');
     const editors = await createGroup(app, a.token, '編集可');
-    const viewer = await memberIn(app, a.organizationId, viewers);
-    const editor = await memberIn(app, a.organizationId, editors);
+    const viewer = await userIn(app, a.organizationId, [viewers]);
+    const editor = await userIn(app, a.organizationId, [editors]);
     const workspace = await createWorkspace(app, a.token, [ownGroup(viewers), ownGroup(editors, { isEditable: true })]);
     expect(errorOf(await update(viewer.token, workspace.id, { lockVersion: 0, name: '変更' }))).toEqual([
       403,
@@ -370,9 +368,11 @@ describe('changing workspaces', () => {
       (p: any) => p.attributes.kind === 'organization',
     );
     const flow = await insertFlow(app, a.organizationId, workspace.id);
-    const documentId = await insertDocumentWithTask(app, a.organizationId, flow, {
-      partnerOrganizationId: b.organizationId,
-    });
+    const documentId = await insertDocument(
+      app,
+      { id: flow, organizationId: a.organizationId },
+      { tasks: [{ partnerOrganizationId: b.organizationId }] },
+    );
     const remove = () =>
       app.api.call('removeWorkspaceParticipant', {
         token: a.token,
@@ -397,7 +397,7 @@ describe('changing workspaces', () => {
 
   it('refuses to delete a workspace with business flows, cancelled ones included (409 WORKSPACE_HAS_BUSINESS_FLOWS)', async () => {
     const workspace = await createWorkspace(app, a.token, [ownGroup(a.defaultGroupId)]);
-    await insertFlow(app, a.organizationId, workspace.id, 'cancelled');
+    await insertFlow(app, a.organizationId, workspace.id, { status: 'cancelled' });
     const response = await app.api.call('deleteWorkspace', { token: a.token, params: { workspaceId: workspace.id } });
     expect(errorOf(response)).toEqual([409, 'WORKSPACE_HAS_BUSINESS_FLOWS']);
     expect((await get(a.token, workspace.id)).status).toBe(200);

@@ -18,7 +18,9 @@ import {
   useBrowser,
   type Viewport,
 } from '../helpers/browser.ts';
-import { buildPdf, markScanned, seedBusinessFlow, uploadPdf } from '../helpers/documents.ts';
+import { seedBusinessFlow } from '../helpers/business-flows.ts';
+import { markScanned, uploadPdf } from '../helpers/documents.ts';
+import { buildPdf } from '../helpers/pdf.ts';
 
 // The document screens in chromium against the real service. The malware-scan plugin is left out of this app, so
 // a version stays "being scanned" until the test records the verdict (markScanned) — the screens' waiting is shown.

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import ja from '../../web/src/features/properties/i18n/ja.json' with { type: 'json' };
-import {
-  exact,
-  MOBILE,
-  screenshot,
-  signIn,
-  signUpOrganization,
-  TEXTS,
-  useApp,
-  useBrowser,
-  type Viewport,
-} from '../helpers/browser.ts';
+import { exact, MOBILE, screenshot, TEXTS, useApp, useBrowser, type Viewport } from '../helpers/browser.ts';
 
 // The custom property screens in chromium against the real service; the API checks what the server stored.
 
@@ -19,17 +9,14 @@ const browser = useBrowser();
 const errors = TEXTS.ja.errors as Record<string, string>;
 
 async function openScreen(plan: 'free' | 'standard', viewport?: Viewport) {
-  const org = await signUpOrganization(app);
-  await app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan });
-  const pair = await signIn(app, org.loginId, org.password);
-  const page = await browser.openSignedIn({
+  const { org, token, page } = await browser.openAsOwner({
     app,
-    session: pair,
+    plan,
     viewport,
     path: '/organizations/settings/properties',
     heading: ja.title,
   });
-  return { org, token: pair.authorizationToken, page };
+  return { org, token, page };
 }
 
 describe('custom property screens', () => {

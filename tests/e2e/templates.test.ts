@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import ja from '../../web/src/features/templates/i18n/ja.json' with { type: 'json' };
-import {
-  exact,
-  screenshot,
-  signIn,
-  signUpOrganization,
-  TEXTS,
-  UI_TIMEOUT,
-  useApp,
-  useBrowser,
-} from '../helpers/browser.ts';
+import { exact, screenshot, TEXTS, UI_TIMEOUT, useApp, useBrowser } from '../helpers/browser.ts';
 
 // The template screens in chromium against the real service; the API checks what the server stored.
 
@@ -18,15 +9,13 @@ const browser = useBrowser();
 const errors = TEXTS.ja.errors as Record<string, string>;
 
 async function openScreen() {
-  const org = await signUpOrganization(app, { organizationName: 'テンプレ画面株式会社' });
-  const pair = await signIn(app, org.loginId, org.password);
-  const page = await browser.openSignedIn({
+  const { org, token, page } = await browser.openAsOwner({
     app,
-    session: pair,
+    overrides: { organizationName: 'テンプレ画面株式会社' },
     path: '/organizations/templates',
     heading: ja.title,
   });
-  return { org, token: pair.authorizationToken, page };
+  return { org, token, page };
 }
 
 describe('template screens', () => {

@@ -15,8 +15,8 @@ import {
   useApp,
   useBrowser,
 } from '../helpers/browser.ts';
-import { buildPdf } from '../helpers/documents.ts';
 import { recipientOf, waitForMail } from '../helpers/mail.ts';
+import { buildPdf } from '../helpers/pdf.ts';
 
 // The flow, end to end in two browsers against the real service with its built-in plugins (the malware
 // scan runs as a job): organization A shares a workspace with organization B, uploads a PDF, plans an approve task

@@ -30,11 +30,15 @@ const PARTNER_NUMBER = '7000012050002';
 
 /** An organization on the standard plan (custom properties need it) with its owner signed in on a page. */
 async function owner(path: string, title: string, viewport?: Viewport) {
-  const org = await signUpOrganization(app, { organizationName: '株式会社発注元' });
-  await app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan: 'standard' });
-  const pair = await signIn(app, org.loginId, org.password);
-  const page = await browser.openSignedIn({ app, session: pair, viewport, path, heading: title });
-  return { org, token: pair.authorizationToken, page };
+  const { org, token, page } = await browser.openAsOwner({
+    app,
+    overrides: { organizationName: '株式会社発注元' },
+    plan: 'standard',
+    viewport,
+    path,
+    heading: title,
+  });
+  return { org, token, page };
 }
 
 async function createWorkspace(token: string, organizationId: string, name: string) {

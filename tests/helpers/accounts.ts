@@ -124,8 +124,38 @@ export async function memberToken(
   organizationId: string,
   columns: Record<string, unknown> = {},
 ): Promise<string> {
-  const loginId = await insertUser(app, organizationId, columns);
+  return signInMember(app, await insertUser(app, organizationId, columns));
+}
+
+/** Signs a user written by {@link insertUser} in, accepting the current terms of use; returns the access token. */
+async function signInMember(app: TestApp, loginId: string): Promise<string> {
   const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
   if (response.status !== 201) throw new Error(`member sign-in failed: ${JSON.stringify(response.body)}`);
   return response.body.data.attributes.authorizationToken as string;
+}
+
+export interface TestUser {
+  id: string;
+  token: string;
+  email: string;
+}
+
+/**
+ * A user written with {@link insertUser} who is a member of exactly `groupIds` (none when empty) and holds `roleIds`,
+ * signed in.
+ */
+export async function userIn(
+  app: TestApp,
+  organizationId: string,
+  groupIds: string[],
+  roleIds: string[] = [],
+  columns: Record<string, unknown> = {},
+): Promise<TestUser> {
+  const { knex } = app.service.deps;
+  const loginId = await insertUser(app, organizationId, columns);
+  const user = await knex('users').where({ login_id: loginId }).first('id', 'email');
+  await knex('group_members').where({ user_id: user.id }).delete();
+  if (groupIds.length) await knex('group_members').insert(groupIds.map((group_id) => ({ group_id, user_id: user.id })));
+  if (roleIds.length) await knex('user_roles').insert(roleIds.map((role_id) => ({ role_id, user_id: user.id })));
+  return { id: user.id, token: await signInMember(app, loginId), email: user.email };
 }

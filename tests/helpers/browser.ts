@@ -9,6 +9,7 @@ import enErrors from '../../web/src/i18n/en/errors.json' with { type: 'json' };
 import jaAuth from '../../web/src/i18n/ja/auth.json' with { type: 'json' };
 import jaCommon from '../../web/src/i18n/ja/common.json' with { type: 'json' };
 import jaErrors from '../../web/src/i18n/ja/errors.json' with { type: 'json' };
+import type { Plan } from '../../core/http/context.ts';
 import { signIn, signUpOrganization } from './accounts.ts';
 import { startApp, type TestApp } from './app.ts';
 import { recipientOf, waitForMail } from './mail.ts';
@@ -82,11 +83,12 @@ export interface BrowserHarness {
   /** A page that opens /login, takes over `session` (see restoreSession), then opens `path` and waits for `heading`. */
   openSignedIn(options: SignedInOptions & { session: SessionTokens }): Promise<Page>;
   /**
-   * A new organization (sign-up `overrides` as signUpOrganization takes them), its owner (an administrator) signed in
-   * over the API, and a page with that session as openSignedIn opens it.
+   * A new organization (sign-up `overrides` as signUpOrganization takes them; `plan`, when given, written to
+   * `organizations.plan` before the sign-in), its owner (an administrator) signed in over the API, and a page with
+   * that session as openSignedIn opens it.
    */
   openAsOwner(
-    options: SignedInOptions & { overrides?: Record<string, unknown> },
+    options: SignedInOptions & { overrides?: Record<string, unknown>; plan?: Plan },
   ): Promise<{ org: Awaited<ReturnType<typeof signUpOrganization>>; pair: SessionTokens; token: string; page: Page }>;
 }
 
@@ -178,8 +180,13 @@ export function useBrowser(): BrowserHarness {
     return page;
   }
 
-  async function openAsOwner({ overrides, ...options }: SignedInOptions & { overrides?: Record<string, unknown> }) {
+  async function openAsOwner({
+    overrides,
+    plan,
+    ...options
+  }: SignedInOptions & { overrides?: Record<string, unknown>; plan?: Plan }) {
     const org = await signUpOrganization(options.app, overrides);
+    if (plan) await options.app.service.deps.knex('organizations').where({ id: org.organizationId }).update({ plan });
     const pair = await signIn(options.app, org.loginId, org.password);
     const page = await openSignedIn({ ...options, session: pair });
     return { org, pair, token: pair.authorizationToken, page };

@@ -1,7 +1,6 @@
 /*
- * Test helpers for documents: multipart uploads through the real API (responses checked against openapi.yaml),
- * driving a scan verdict the way the malware-scan plugin records it, and seeding a workspace with a business flow
- * straight into the database for tests that are not about workspaces or flows.
+ * Test helpers for documents: multipart uploads through the real API (responses checked against openapi.yaml) and
+ * driving a scan verdict the way the malware-scan plugin records it.
  */
 import type { operations } from '../../core/contract/api.gen.ts';
 import { loadContract } from '../../core/contract/document.ts';
@@ -9,8 +8,6 @@ import { latestVersion, recordScanVerdict, type ScanVerdict } from '../../core/f
 import type { TestApp } from './app.ts';
 import type { CallResult } from './client.ts';
 import { buildPdf } from './pdf.ts';
-
-export { buildPdf };
 
 /** Calls a multipart operation (uploadDocument, reuploadDocument ...) and checks the response against the contract. */
 export async function callMultipart<T = any>(
@@ -83,53 +80,4 @@ export async function markScanned(app: TestApp, documentId: string, verdict: Sca
       detail: verdict === 'clean' ? null : `marked ${verdict} by the test`,
     });
   });
-}
-
-/**
- * Seeds a workspace of `organizationId` with its group `groupId` as an editable public participant (and, when
- * given, a partner organization with its own flags), plus one business flow in it. Returns the ids.
- */
-export async function seedBusinessFlow(
-  app: TestApp,
-  input: {
-    organizationId: string;
-    groupId: string;
-    createdBy?: string;
-    partner?: { organizationId: string; isPublic?: boolean; isEditable?: boolean };
-    status?: 'in_progress' | 'complete' | 'incomplete' | 'cancelled';
-    name?: string;
-  },
-) {
-  const { knex } = app.service.deps;
-  const [workspace] = await knex('workspaces')
-    .insert({ organization_id: input.organizationId, name: `${input.name ?? 'Deals'} workspace` })
-    .returning('id');
-  await knex('workspace_participants').insert({
-    organization_id: input.organizationId,
-    workspace_id: workspace.id,
-    kind: 'group',
-    group_id: input.groupId,
-    is_public: true,
-    is_editable: true,
-  });
-  if (input.partner) {
-    await knex('workspace_participants').insert({
-      organization_id: input.organizationId,
-      workspace_id: workspace.id,
-      kind: 'organization',
-      partner_organization_id: input.partner.organizationId,
-      is_public: input.partner.isPublic ?? true,
-      is_editable: input.partner.isEditable ?? false,
-    });
-  }
-  const [flow] = await knex('business_flows')
-    .insert({
-      organization_id: input.organizationId,
-      workspace_id: workspace.id,
-      name: input.name ?? 'Sales contract 2026',
-      status: input.status ?? 'in_progress',
-      created_by: input.createdBy ?? null,
-    })
-    .returning('id');
-  return { workspaceId: workspace.id as string, businessFlowId: flow.id as string };
 }

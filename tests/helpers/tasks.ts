@@ -1,42 +1,18 @@
 /*
  * Test helpers for tasks: a world of two organizations (A owns a workspace with two of its groups and B as a
- * partner), users placed in exactly the groups and roles a test needs, documents uploaded through the API and
- * marked scanned, and short calls for the task operations. The malware-scan plugin is off so that a test decides
+ * partner) with a user in each group, documents uploaded through the API and marked scanned, and short calls for the task operations. The malware-scan plugin is off so that a test decides
  * every scan verdict itself.
  */
 import { BUILT_IN_PLUGINS } from '../../core/service.ts';
-import { currentTermsId, insertUser, PASSWORD, signedInOwner, signInBody } from './accounts.ts';
+import { signedInOwner, userIn } from './accounts.ts';
 import { startApp, type TestApp } from './app.ts';
+import { insertFlow } from './business-flows.ts';
 import { markScanned, uploadPdf } from './documents.ts';
 import { createGroup } from './org-admin.ts';
+import { seedWorkspace } from './workspaces.ts';
 
 export function startTaskApp() {
   return startApp({ plugins: BUILT_IN_PLUGINS.filter((p) => !/scan/.test(p.name)) });
-}
-
-export interface TestUser {
-  id: string;
-  token: string;
-  email: string;
-}
-
-/** A user of the organization who is a member of exactly `groupIds` and holds `roleIds`, signed in. */
-export async function userIn(
-  app: TestApp,
-  organizationId: string,
-  groupIds: string[],
-  roleIds: string[] = [],
-  columns: Record<string, unknown> = {},
-): Promise<TestUser> {
-  const { knex } = app.service.deps;
-  const loginId = await insertUser(app, organizationId, columns);
-  const user = await knex('users').where({ login_id: loginId }).first('id', 'email');
-  await knex('group_members').where({ user_id: user.id }).delete();
-  if (groupIds.length) await knex('group_members').insert(groupIds.map((group_id) => ({ group_id, user_id: user.id })));
-  if (roleIds.length) await knex('user_roles').insert(roleIds.map((role_id) => ({ role_id, user_id: user.id })));
-  const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-  if (response.status !== 201) throw new Error(`sign-in failed: ${JSON.stringify(response.body)}`);
-  return { id: user.id, token: response.body.data.attributes.authorizationToken, email: user.email };
 }
 
 /** A role of the organization that may execute exactly the given task types. */
@@ -65,31 +41,26 @@ export async function seedTaskWorld(app: TestApp, options: { mailNotification?: 
     { group_id: g2, user_id: ownerA.ownerId },
   ]);
   const ownerB = await signedInOwner(app, { organizationName: '株式会社B' });
-  const [workspace] = await knex('workspaces')
-    .insert({
-      organization_id: ownerA.organizationId,
-      name: 'Deals with B',
-      mail_notification: options.mailNotification ?? true,
-    })
-    .returning('id');
-  const participant = (extra: Record<string, unknown>) => ({
-    organization_id: ownerA.organizationId,
-    workspace_id: workspace.id,
-    is_public: true,
-    ...extra,
+  const workspaceId = await seedWorkspace(
+    app,
+    ownerA.organizationId,
+    [
+      { groupId: g1, isEditable: true },
+      { groupId: g2, isEditable: false },
+      { partnerOrganizationId: ownerB.organizationId, isEditable: false },
+    ],
+    { name: 'Deals with B', mailNotification: options.mailNotification },
+  );
+  const flowId = await insertFlow(app, ownerA.organizationId, workspaceId, {
+    name: '売買契約 2026',
+    createdBy: ownerA.ownerId,
   });
-  await knex('workspace_participants').insert([
-    participant({ kind: 'group', group_id: g1, is_editable: true }),
-    participant({ kind: 'group', group_id: g2, is_editable: false }),
-    participant({ kind: 'organization', partner_organization_id: ownerB.organizationId, is_editable: false }),
-  ]);
-  const flowId = await insertFlow(app, ownerA.organizationId, workspace.id, ownerA.ownerId);
   return {
     ownerA,
     ownerB,
     g1,
     g2,
-    workspaceId: workspace.id as string,
+    workspaceId,
     flowId,
     userA1: await userIn(app, ownerA.organizationId, [g1]),
     userA2: await userIn(app, ownerA.organizationId, [g2]),
@@ -98,19 +69,6 @@ export async function seedTaskWorld(app: TestApp, options: { mailNotification?: 
 }
 
 export type TaskWorld = Awaited<ReturnType<typeof seedTaskWorld>>;
-
-export async function insertFlow(app: TestApp, organizationId: string, workspaceId: string, createdBy: string) {
-  const [flow] = await app.service.deps
-    .knex('business_flows')
-    .insert({
-      organization_id: organizationId,
-      workspace_id: workspaceId,
-      name: '売買契約 2026',
-      created_by: createdBy,
-    })
-    .returning('id');
-  return flow.id as string;
-}
 
 /** Uploads a PDF through the API and records the scan verdict (clean unless told; null leaves it pending). */
 export async function newDocument(

@@ -1,9 +1,9 @@
 /*
- * Test helpers for workspaces: valid corporate numbers, members of a chosen group, workspaces through the API, and
- * flows / documents / tasks written straight into the database for tests that are about workspaces only.
+ * Test helpers for workspaces: valid corporate numbers, workspaces created through the API, and workspaces seeded
+ * straight into the database for tests that are not about workspaces.
  */
+import type { ParticipantInput } from '../../core/modules/workspaces/participants.ts';
 import type { TestApp } from './app.ts';
-import { currentTermsId, insertUser, PASSWORD, signInBody } from './accounts.ts';
 
 let serial = 0;
 
@@ -18,26 +18,6 @@ export function corporateNumber(): string {
   return `${9 - (sum % 9)}${body}`;
 }
 
-/** A signed-in ordinary user of the organization who is a member of exactly `groupId`. */
-export async function memberIn(app: TestApp, organizationId: string, groupId: string) {
-  const knex = app.service.deps.knex;
-  const loginId = await insertUser(app, organizationId);
-  const user = await knex('users').where({ login_id: loginId }).first('id');
-  await knex('group_members').where({ user_id: user.id }).update({ group_id: groupId });
-  const response = await app.api.call('signIn', { body: signInBody(loginId, PASSWORD, await currentTermsId(app)) });
-  if (response.status !== 201) throw new Error(`sign-in failed: ${JSON.stringify(response.body)}`);
-  return { id: user.id as string, token: response.body.data.attributes.authorizationToken as string };
-}
-
-export interface ParticipantSpec {
-  kind: 'group' | 'organization';
-  groupId?: string;
-  organizationId?: string;
-  corporateNumber?: string;
-  isPublic?: boolean;
-  isEditable?: boolean;
-}
-
 export const workspaceBody = (attributes: Record<string, unknown>) => ({ data: { type: 'Workspace', attributes } });
 export const participantBody = (attributes: Record<string, unknown>) => ({
   data: { type: 'WorkspaceParticipant', attributes },
@@ -47,7 +27,7 @@ export const participantBody = (attributes: Record<string, unknown>) => ({
 export async function createWorkspace(
   app: TestApp,
   token: string,
-  participants: ParticipantSpec[],
+  participants: ParticipantInput[],
   extra: Record<string, unknown> = {},
 ) {
   const response = await app.api.call('createWorkspace', {
@@ -58,35 +38,42 @@ export async function createWorkspace(
   return response.body.data as { id: string; attributes: Record<string, any> };
 }
 
-/** Writes a business flow row into a workspace (tests that are not about flows). */
-export async function insertFlow(app: TestApp, organizationId: string, workspaceId: string, status = 'in_progress') {
-  const [flow] = await app.service.deps
-    .knex('business_flows')
-    .insert({ organization_id: organizationId, workspace_id: workspaceId, name: 'フロー', status })
-    .returning('id');
-  return flow.id as string;
+/** A participant row for {@link seedWorkspace}: one of the organization's groups or a partner organization. */
+export interface SeededParticipant {
+  groupId?: string;
+  partnerOrganizationId?: string;
+  isPublic?: boolean;
+  isEditable?: boolean;
 }
 
-/** Writes a document with one task assigned to a group or partner organization into a flow. */
-export async function insertDocumentWithTask(
+/**
+ * Writes a workspace of the organization with the given participants (defaults: public, not editable) straight
+ * into the database and returns its id.
+ */
+export async function seedWorkspace(
   app: TestApp,
   organizationId: string,
-  flowId: string,
-  assignee: { groupId: string } | { partnerOrganizationId: string },
-  documentStatus = 'in_progress',
+  participants: SeededParticipant[],
+  options: { name?: string; mailNotification?: boolean } = {},
 ) {
-  const knex = app.service.deps.knex;
-  const [document] = await knex('documents')
-    .insert({ organization_id: organizationId, business_flow_id: flowId, name: '契約書', status: documentStatus })
+  const { knex } = app.service.deps;
+  const [workspace] = await knex('workspaces')
+    .insert({
+      organization_id: organizationId,
+      name: options.name ?? '取引ワークスペース',
+      mail_notification: options.mailNotification ?? true,
+    })
     .returning('id');
-  await knex('tasks').insert({
-    organization_id: organizationId,
-    document_id: document.id,
-    task_order: 1,
-    type: 'approve',
-    ...('groupId' in assignee
-      ? { assignee_kind: 'group', group_id: assignee.groupId }
-      : { assignee_kind: 'organization', partner_organization_id: assignee.partnerOrganizationId }),
-  });
-  return document.id as string;
+  for (const p of participants) {
+    await knex('workspace_participants').insert({
+      organization_id: organizationId,
+      workspace_id: workspace.id,
+      kind: p.groupId ? 'group' : 'organization',
+      group_id: p.groupId ?? null,
+      partner_organization_id: p.partnerOrganizationId ?? null,
+      is_public: p.isPublic ?? true,
+      is_editable: p.isEditable ?? false,
+    });
+  }
+  return workspace.id as string;
 }
