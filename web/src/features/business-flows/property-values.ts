@@ -10,21 +10,10 @@ import type { ErrorCode } from '../../api/errors.ts';
 /** The parts of a property definition the value inputs need (a Property resource's id and attributes). */
 export interface ValueDefinition {
   id: string;
-  attributes: {
+  attributes: Omit<ValueRules, 'inputType' | 'numberUnit'> & {
     name: string;
     inputType: number;
-    required: boolean;
     numberUnit: number | null;
-    integerLength: number | null;
-    decimalLength: number | null;
-    minValue: number | null;
-    maxValue: number | null;
-    minLength: number | null;
-    maxLength: number | null;
-    allowNewline: boolean | null;
-    allowFullWidth: boolean | null;
-    afterTomorrow: boolean | null;
-    options: readonly { id?: string; label: string }[];
     lockVersion?: number;
     optionsVersion?: number;
   };
@@ -41,21 +30,7 @@ export const japanToday = (now = Date.now()) => new Date(now + 9 * 3600_000).toI
 
 export function rulesOf(definition: ValueDefinition): ValueRules {
   const a = definition.attributes;
-  return {
-    inputType: a.inputType as InputType,
-    required: a.required,
-    numberUnit: a.numberUnit as NumberUnit | null,
-    integerLength: a.integerLength,
-    decimalLength: a.decimalLength,
-    minValue: a.minValue,
-    maxValue: a.maxValue,
-    minLength: a.minLength,
-    maxLength: a.maxLength,
-    allowNewline: a.allowNewline,
-    allowFullWidth: a.allowFullWidth,
-    afterTomorrow: a.afterTomorrow,
-    options: a.options,
-  };
+  return { ...a, inputType: a.inputType as InputType, numberUnit: a.numberUnit as NumberUnit | null };
 }
 
 /** Checks every value with the shared validator (the server runs the same one); problems by property id. */

@@ -1,17 +1,5 @@
 import type { ApiError } from '../../api/errors.ts';
 
-/** The contract's DocumentType values, in the order the selects show them. */
-export const DOCUMENT_TYPES = [
-  'contract',
-  'purchase_order',
-  'order_confirmation',
-  'invoice',
-  'quotation',
-  'delivery_note',
-  'receipt',
-  'other',
-] as const;
-
 /**
  * A 422's field errors placed on a document form: `/data/attributes/name` (and other attributes) by name,
  * `/data/attributes/properties/{i}/…` on the property sent at index i (`sentPropertyIds`).

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import en from './i18n/en.json';
 import ja from './i18n/ja.json';
-import { DOCUMENT_TYPES, TASK_TYPES } from './validation.ts';
+import { DOCUMENT_TYPES } from '../../api/document-types.ts';
+import { TASK_TYPES } from './validation.ts';
 
 type Catalogue = { [key: string]: string | Catalogue };
 

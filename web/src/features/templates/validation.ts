@@ -1,20 +1,10 @@
 import type { components } from '../../../../core/contract/api.gen.ts';
+import type { DocumentType } from '../../api/document-types.ts';
 import type { ErrorCode } from '../../api/errors.ts';
 
 export type TaskType = components['schemas']['TaskType'];
-export type DocumentType = components['schemas']['DocumentType'];
 
 export const TASK_TYPES: TaskType[] = ['approve', 'read', 'sign'];
-export const DOCUMENT_TYPES: DocumentType[] = [
-  'contract',
-  'purchase_order',
-  'order_confirmation',
-  'invoice',
-  'quotation',
-  'delivery_note',
-  'receipt',
-  'other',
-];
 export const NAME_MAX = 100;
 export const REF_ID_MAX = 100;
 /** The most tasks a document (and so a template) may have, as the server counts them. */

@@ -1,16 +1,13 @@
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import type { BusinessFlowDetail } from '../api/get-business-flow.ts';
 
 /** The flow's facts: workspace (linked), ID for system link, comment, auto-completion, dates and property values. */
 export function FlowFacts({ flow }: { flow: BusinessFlowDetail }) {
   const { t, i18n } = useTranslation('businessFlows');
   const a = flow.attributes;
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Tokyo',
-  });
+  const time = japanDateTimeFormat(i18n.language);
   const when = (value: string | null | undefined) => (value ? time.format(new Date(value)) : '—');
   return (
     <section aria-labelledby="flow-facts-title" className="panel">

@@ -2,8 +2,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ApiError } from '../../../api/errors.ts';
-import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { DetailStatus } from '../../../components/detail-status.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useUpdateBusinessFlow } from '../api/change-business-flow.ts';
 import { type BusinessFlowDetail, useBusinessFlow } from '../api/get-business-flow.ts';
@@ -35,7 +34,6 @@ export function BusinessFlowDetailPage() {
   }, [t, name]);
 
   const reload = () => void flow.refetch().then(() => toast.info(t('detail.reloaded')));
-  const notFound = flow.error instanceof ApiError && flow.error.code === 'NOT_FOUND';
 
   return (
     <section aria-labelledby="flow-detail-title" className="admin-screen">
@@ -46,18 +44,7 @@ export function BusinessFlowDetailPage() {
         <h1 id="flow-detail-title">{name ?? t('detail.title')}</h1>
         {flow.data && <StatusBadge status={flow.data.attributes.status} />}
       </div>
-      {flow.isPending && (
-        <p role="status" className="muted">
-          {t('detail.loading')}
-        </p>
-      )}
-      {notFound ? (
-        <p className="notice" role="status">
-          {t('detail.notFound')}
-        </p>
-      ) : (
-        <ApiErrorNotice error={flow.error} />
-      )}
+      <DetailStatus query={flow} loading={t('detail.loading')} notFound={t('detail.notFound')} />
       {flow.data && <FlowBody flow={flow.data} onReload={reload} />}
     </section>
   );

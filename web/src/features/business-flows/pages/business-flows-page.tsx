@@ -5,6 +5,7 @@ import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ListState, Pager, TableScroll } from '../../../components/data-list.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useExportBusinessFlows } from '../api/export-business-flows.ts';
 import { useFlowProperties } from '../api/list-flow-properties.ts';
@@ -31,11 +32,7 @@ export function BusinessFlowsPage() {
   const properties = useFlowProperties();
   const exporter = useExportBusinessFlows();
   const [exportFailure, setExportFailure] = useState<unknown>(null);
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Tokyo',
-  });
+  const time = japanDateTimeFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

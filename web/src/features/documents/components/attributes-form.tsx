@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { DOCUMENT_TYPES } from '../../../api/document-types.ts';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import type { DocumentType } from '../api/upload-document.ts';
 import { useUpdateDocument } from '../api/update-document.ts';
-import { DOCUMENT_TYPES, fieldErrorsOf } from '../problems.ts';
+import { fieldErrorsOf } from '../problems.ts';
 import { type PropertyDraft, type PropertyField, PropertyInputs, propertyInputs } from './property-inputs.tsx';
 
 export interface AttributesInitial {

@@ -2,8 +2,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ApiError } from '../../../api/errors.ts';
-import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { DetailStatus } from '../../../components/detail-status.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCurrentUser } from '../../../session/current-user.ts';
 import { useCancelDocument } from '../api/cancel-document.ts';
@@ -258,19 +257,7 @@ export function DocumentDetailPage() {
         </p>
       )}
       <h1 id="document-detail-title">{detail?.attributes.name ?? t('detail.title')}</h1>
-      {document_.isPending && (
-        <p role="status" className="muted">
-          {t('detail.loading')}
-        </p>
-      )}
-      {document_.error &&
-        (document_.error instanceof ApiError && document_.error.code === 'NOT_FOUND' ? (
-          <p className="notice" role="status">
-            {t('detail.notFound')}
-          </p>
-        ) : (
-          <ApiErrorNotice error={document_.error} />
-        ))}
+      <DetailStatus query={document_} loading={t('detail.loading')} notFound={t('detail.notFound')} />
       {detail && <Loaded documentId={documentId} detail={detail} onReload={reload} />}
     </section>
   );

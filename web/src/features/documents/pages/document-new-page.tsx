@@ -2,6 +2,7 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { DOCUMENT_TYPES } from '../../../api/document-types.ts';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
 import { FormField } from '../../../components/form-field.tsx';
@@ -20,7 +21,7 @@ import {
 import { checkDocumentFile, type FileProblem, MAX_FILE_NAME_LENGTH, nameFromFile } from '../file-checks.ts';
 import en from '../i18n/en.json';
 import ja from '../i18n/ja.json';
-import { DOCUMENT_TYPES, fieldErrorsOf } from '../problems.ts';
+import { fieldErrorsOf } from '../problems.ts';
 import '../documents.css';
 
 registerCatalogue('documents', { ja, en });

@@ -5,6 +5,7 @@ import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PagedTable, RowAction, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import { type GroupMember, type MemberSort, useGroupMembers } from '../api/list-group-members.ts';
 import { useRemoveGroupMember } from '../api/remove-group-member.ts';
 import { useUpdateGroupMember } from '../api/update-group-member.ts';
@@ -22,7 +23,7 @@ export function MembersPanel(props: { groupId: string; canManage: boolean; canGr
   const remove = useRemoveGroupMember();
   const [removing, setRemoving] = useState<GroupMember | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const date = japanDateFormat(i18n.language);
   const rows = members.data?.data ?? [];
   const pending = update.isPending || remove.isPending;
   const showActions = props.canManage || props.canGrantAdmin;

@@ -2,8 +2,8 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { DetailStatus } from '../../../components/detail-status.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useDeleteGroup } from '../api/delete-group.ts';
@@ -65,19 +65,7 @@ export function GroupDetailPage() {
           </button>
         )}
       </div>
-      {group.isPending && (
-        <p role="status" className="muted">
-          {t('detail.loading')}
-        </p>
-      )}
-      {group.error &&
-        (group.error instanceof ApiError && group.error.code === 'NOT_FOUND' ? (
-          <p className="notice" role="status">
-            {t('detail.notFound')}
-          </p>
-        ) : (
-          <ApiErrorNotice error={group.error} />
-        ))}
+      <DetailStatus query={group} loading={t('detail.loading')} notFound={t('detail.notFound')} />
       <ApiErrorNotice error={failure} onReload={reload} />
       {group.data && (
         <>

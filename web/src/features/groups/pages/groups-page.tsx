@@ -5,6 +5,7 @@ import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
 import { PagedTable, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCreateGroup } from '../api/create-group.ts';
 import { useMyRights } from '../api/my-rights.ts';
@@ -24,7 +25,7 @@ export function GroupsPage() {
   const rights = useMyRights();
   const create = useCreateGroup();
   const [creating, setCreating] = useState(false);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const date = japanDateFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

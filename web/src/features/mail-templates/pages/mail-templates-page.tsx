@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { PagedTable, SearchBox, sortHeaders, useListParams } from '../../../components/data-list.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { type LocaleFilter, type MailTemplateSort, useMailTemplates } from '../api/list-mail-templates.ts';
 import en from '../i18n/en.json';
@@ -17,11 +18,7 @@ export function MailTemplatesPage() {
   const list = useListParams<MailTemplateSort>('kind');
   const [locale, setLocale] = useState<LocaleFilter>('');
   const templates = useMailTemplates({ ...list.params, locale });
-  const date = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Tokyo',
-  });
+  const date = japanDateTimeFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

@@ -9,6 +9,7 @@ import { usePropertyRights } from '../api/property-rights.ts';
 import { type PropertyScopeFilter, type PropertySort, useProperties } from '../api/list-properties.ts';
 import { PropertyForm } from '../components/property-form.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import { createAttributes, emptyForm } from '../form-state.ts';
 import en from '../i18n/en.json';
 import ja from '../i18n/ja.json';
@@ -25,7 +26,7 @@ export function PropertiesPage() {
   const create = useCreateProperty();
   const navigate = useNavigate();
   const [creating, setCreating] = useState(false);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const date = japanDateFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

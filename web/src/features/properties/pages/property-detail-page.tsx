@@ -2,8 +2,8 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { DetailStatus } from '../../../components/detail-status.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useDeleteProperty } from '../api/delete-property.ts';
@@ -76,19 +76,7 @@ export function PropertyDetailPage() {
           </button>
         )}
       </div>
-      {property.isPending && (
-        <p role="status" className="muted">
-          {t('detail.loading')}
-        </p>
-      )}
-      {property.error &&
-        (property.error instanceof ApiError && property.error.code === 'NOT_FOUND' ? (
-          <p className="notice" role="status">
-            {t('detail.notFound')}
-          </p>
-        ) : (
-          <ApiErrorNotice error={property.error} />
-        ))}
+      <DetailStatus query={property} loading={t('detail.loading')} notFound={t('detail.notFound')} />
       <ApiErrorNotice error={failure} />
       {rights.freePlan && (
         <p className="notice" role="status">

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PagedTable, RowAction, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
+import { useEditAndDelete } from '../../../components/edit-and-delete.ts';
 import { useListParams } from '../../../components/list-params.ts';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCreateRole } from '../api/create-role.ts';
 import { useDeleteRole } from '../api/delete-role.ts';
@@ -28,10 +30,11 @@ export function RolesPage() {
   const create = useCreateRole();
   const update = useUpdateRole();
   const remove = useDeleteRole();
-  const [editing, setEditing] = useState<'new' | string | null>(null);
-  const [deleting, setDeleting] = useState<Role | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const { editing, setEditing, deleting, setDeleting, failure, confirmDelete } = useEditAndDelete<Role>(
+    remove.mutateAsync,
+    t('delete.done'),
+  );
+  const date = japanDateFormat(i18n.language);
   const rows = roles.data?.data ?? [];
   const meta = roles.data?.meta;
   const edited = rows.find((role) => role.id === editing);
@@ -39,20 +42,6 @@ export function RolesPage() {
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;
   }, [t]);
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setFailure(null);
-    try {
-      await remove.mutateAsync(deleting.id);
-      toast.success(t('delete.done'));
-      if (editing === deleting.id) setEditing(null);
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setDeleting(null);
-    }
-  };
   const sortable = sortHeaders(list);
 
   return (

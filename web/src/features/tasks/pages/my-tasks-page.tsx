@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PagedTable, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
 import { SelectField } from '../../../components/select-field.tsx';
+import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { type MyTaskSort, type MyTaskType, useMyTasks } from '../api/list-my-tasks.ts';
 import en from '../i18n/en.json';
@@ -21,11 +22,7 @@ export function MyTasksPage() {
   const tasks = useMyTasks(list.params, type);
   const rows = tasks.data?.data ?? [];
   const sortable = sortHeaders(list);
-  const date = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Tokyo',
-  });
+  const date = japanDateTimeFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

@@ -1,17 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import { DOCUMENT_TYPES, type DocumentType } from '../../../api/document-types.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { useCheckedForm } from '../../../components/checked-form.ts';
 import { FormActions } from '../../../components/form-actions.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { useGroupChoices, useRoleChoices } from '../api/choices.ts';
-import {
-  DOCUMENT_TYPES,
-  type DocumentTemplateInput,
-  type DocumentType,
-  serverProblems,
-  validateDocumentTemplate,
-} from '../validation.ts';
+import { serverProblems, type DocumentTemplateInput, validateDocumentTemplate } from '../validation.ts';
 import { useProblemText } from './problem-text.ts';
 import { TaskListEditor } from './task-list-editor.tsx';
 

@@ -1,10 +1,11 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { PagedTable, RowAction, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
+import { useEditAndDelete } from '../../../components/edit-and-delete.ts';
 import { useListParams } from '../../../components/list-params.ts';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import {
   type DocumentTemplate,
   type DocumentTemplateSort,
@@ -43,27 +44,14 @@ export function DocumentTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
   const create = useCreateDocumentTemplate();
   const update = useUpdateDocumentTemplate();
   const remove = useDeleteDocumentTemplate();
-  const [editing, setEditing] = useState<'new' | string | null>(null);
-  const [deleting, setDeleting] = useState<DocumentTemplate | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const { editing, setEditing, deleting, setDeleting, failure, confirmDelete } = useEditAndDelete<DocumentTemplate>(
+    remove.mutateAsync,
+    t('delete.done'),
+  );
+  const date = japanDateFormat(i18n.language);
   const rows = templates.data?.data ?? [];
   const edited = rows.find((row) => row.id === editing);
   const sortable = sortHeaders(list);
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setFailure(null);
-    try {
-      await remove.mutateAsync(deleting.id);
-      toast.success(t('delete.done'));
-      if (editing === deleting.id) setEditing(null);
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setDeleting(null);
-    }
-  };
 
   return (
     <>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { newTaskRow, type TaskRow, TASK_TYPES, MAX_TASKS } from '../validation.ts';
+import { RowListFieldset } from './row-list-fieldset.tsx';
 
 interface Choice {
   id: string;
@@ -25,132 +26,95 @@ export function TaskListEditor(props: {
   const label = (field: string, index: number) => `${t(`tasks.${field}`)} (${t('tasks.rowLabel', { row: index + 1 })})`;
 
   return (
-    <fieldset className="field" aria-describedby={`${props.id}-hint${props.errors.length ? ` ${props.id}-error` : ''}`}>
-      <legend>{t('fields.tasks')}</legend>
-      <p id={`${props.id}-hint`} className="hint">
-        {t('hints.tasks')}
-      </p>
-      {value.length === 0 ? (
-        <p className="muted">{t('tasks.empty')}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="data-table" id={props.id}>
-            <thead>
-              <tr>
-                <th scope="col">{t('tasks.order')}</th>
-                <th scope="col">{t('tasks.type')}</th>
-                <th scope="col">{t('tasks.group')}</th>
-                <th scope="col">{t('tasks.role')}</th>
-                <th scope="col">{t('tasks.required')}</th>
-                <th scope="col">{t('tasks.templateId')}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t('tasks.remove')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {value.map((task, index) => (
-                <tr key={index}>
-                  <td>
-                    <input
-                      type="number"
-                      min={1}
-                      max={MAX_TASKS}
-                      inputMode="numeric"
-                      aria-label={label('order', index)}
-                      value={task.order}
-                      onChange={(e) => set(index, { order: e.target.value })}
-                    />
-                  </td>
-                  <td>
-                    <select
-                      aria-label={label('type', index)}
-                      value={task.type}
-                      onChange={(e) => set(index, { type: e.target.value as TaskRow['type'] })}
-                    >
-                      {TASK_TYPES.map((type) => (
-                        <option key={type} value={type}>
-                          {t(`taskTypes.${type}`)}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={label('group', index)}
-                      value={task.groupId}
-                      onChange={(e) => set(index, { groupId: e.target.value })}
-                    >
-                      <option value="">{t('tasks.chooseGroup')}</option>
-                      {props.groups.map((group) => (
-                        <option key={group.id} value={group.id}>
-                          {group.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <select
-                      aria-label={label('role', index)}
-                      value={task.roleId}
-                      onChange={(e) => set(index, { roleId: e.target.value })}
-                    >
-                      <option value="">{t('tasks.noRole')}</option>
-                      {props.roles.map((role) => (
-                        <option key={role.id} value={role.id}>
-                          {role.name}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={label('required', index)}
-                      checked={task.required}
-                      onChange={(e) => set(index, { required: e.target.checked })}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      type="text"
-                      maxLength={100}
-                      aria-label={label('templateId', index)}
-                      value={task.templateId}
-                      onChange={(e) => set(index, { templateId: e.target.value })}
-                    />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button small danger"
-                      aria-label={t('tasks.removeLabel', { row: index + 1 })}
-                      onClick={() => onChange(value.filter((_, i) => i !== index))}
-                    >
-                      {t('tasks.remove')}
-                    </button>
-                  </td>
-                </tr>
+    <RowListFieldset
+      id={props.id}
+      section="tasks"
+      value={value}
+      errors={props.errors}
+      columns={[
+        t('tasks.order'),
+        t('tasks.type'),
+        t('tasks.group'),
+        t('tasks.role'),
+        t('tasks.required'),
+        t('tasks.templateId'),
+      ]}
+      onChange={onChange}
+      addDisabled={value.length >= MAX_TASKS}
+      onAdd={() => onChange([...value, newTaskRow(value, props.groups[0]?.id ?? '')])}
+      cells={(task, index) => (
+        <>
+          <td>
+            <input
+              type="number"
+              min={1}
+              max={MAX_TASKS}
+              inputMode="numeric"
+              aria-label={label('order', index)}
+              value={task.order}
+              onChange={(e) => set(index, { order: e.target.value })}
+            />
+          </td>
+          <td>
+            <select
+              aria-label={label('type', index)}
+              value={task.type}
+              onChange={(e) => set(index, { type: e.target.value as TaskRow['type'] })}
+            >
+              {TASK_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(`taskTypes.${type}`)}
+                </option>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </select>
+          </td>
+          <td>
+            <select
+              aria-label={label('group', index)}
+              value={task.groupId}
+              onChange={(e) => set(index, { groupId: e.target.value })}
+            >
+              <option value="">{t('tasks.chooseGroup')}</option>
+              {props.groups.map((group) => (
+                <option key={group.id} value={group.id}>
+                  {group.name}
+                </option>
+              ))}
+            </select>
+          </td>
+          <td>
+            <select
+              aria-label={label('role', index)}
+              value={task.roleId}
+              onChange={(e) => set(index, { roleId: e.target.value })}
+            >
+              <option value="">{t('tasks.noRole')}</option>
+              {props.roles.map((role) => (
+                <option key={role.id} value={role.id}>
+                  {role.name}
+                </option>
+              ))}
+            </select>
+          </td>
+          <td>
+            <input
+              type="checkbox"
+              aria-label={label('required', index)}
+              checked={task.required}
+              onChange={(e) => set(index, { required: e.target.checked })}
+            />
+          </td>
+          <td>
+            <input
+              type="text"
+              maxLength={100}
+              aria-label={label('templateId', index)}
+              value={task.templateId}
+              onChange={(e) => set(index, { templateId: e.target.value })}
+            />
+          </td>
+        </>
       )}
-      {props.errors.length > 0 && (
-        <div id={`${props.id}-error`} className="field-error">
-          {props.errors.map((error) => (
-            <p key={error}>{error}</p>
-          ))}
-        </div>
-      )}
-      <button
-        type="button"
-        className="button small"
-        disabled={value.length >= MAX_TASKS}
-        onClick={() => onChange([...value, newTaskRow(value, props.groups[0]?.id ?? '')])}
-      >
-        {t('tasks.add')}
-      </button>
-    </fieldset>
+    />
   );
 }

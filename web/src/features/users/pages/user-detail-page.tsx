@@ -2,8 +2,8 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ApiError } from '../../../api/errors.ts';
-import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { DetailStatus } from '../../../components/detail-status.tsx';
+import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCurrentUser } from '../../../session/current-user.ts';
 import { type User, useUser } from '../api/get-user.ts';
@@ -41,19 +41,7 @@ export function UserDetailPage() {
         <Link to="/organizations/settings/users">{t('form.back')}</Link>
       </p>
       <h1 id="user-detail-title">{name ?? t('form.detailTitle')}</h1>
-      {user.isPending && (
-        <p role="status" className="muted">
-          {t('form.loading')}
-        </p>
-      )}
-      {user.error &&
-        (user.error instanceof ApiError && user.error.code === 'NOT_FOUND' ? (
-          <p className="notice" role="status">
-            {t('form.notFound')}
-          </p>
-        ) : (
-          <ApiErrorNotice error={user.error} />
-        ))}
+      <DetailStatus query={user} loading={t('form.loading')} notFound={t('form.notFound')} />
       {user.data && (
         <>
           <UserFacts user={user.data} />
@@ -91,11 +79,7 @@ function UserFacts({ user }: { user: User }) {
   const { t, i18n } = useTranslation('users');
   const a = user.attributes;
   const names = new Intl.ListFormat(i18n.language, { style: 'narrow', type: 'unit' });
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Tokyo',
-  });
+  const time = japanDateTimeFormat(i18n.language);
   const facts: [string, string][] = [
     [t('fields.loginId'), a.loginId],
     [t('fields.email'), a.email],

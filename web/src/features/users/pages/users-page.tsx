@@ -5,6 +5,7 @@ import { ApiError } from '../../../api/errors.ts';
 import { PagedTable, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
 import { SelectField } from '../../../components/select-field.tsx';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCurrentUser } from '../../../session/current-user.ts';
 import { type UserSort, type UserStatus, useUsers } from '../api/list-users.ts';
@@ -23,7 +24,7 @@ export function UsersPage() {
   const me = useCurrentUser();
   const isAdmin = me.data?.attributes.isAdmin ?? false;
   const names = new Intl.ListFormat(i18n.language, { style: 'narrow', type: 'unit' });
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const date = japanDateFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;

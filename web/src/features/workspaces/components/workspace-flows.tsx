@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { PagedTable, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
+import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { useWorkspaceFlows, type WorkspaceFlowSort } from '../api/list-workspace-flows.ts';
 
 const BADGE: Record<string, string> = {
@@ -18,11 +19,7 @@ export function WorkspaceFlows(props: { workspaceId: string; canCreate: boolean 
   const flows = useWorkspaceFlows(props.workspaceId, list.params);
   const rows = flows.data?.data ?? [];
   const sortable = sortHeaders(list);
-  const time = new Intl.DateTimeFormat(i18n.language, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Asia/Tokyo',
-  });
+  const time = japanDateTimeFormat(i18n.language);
   return (
     <section aria-labelledby="workspace-flows-title" className="panel">
       <div className="screen-header">

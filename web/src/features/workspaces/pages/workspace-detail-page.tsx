@@ -2,8 +2,8 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { DetailStatus } from '../../../components/detail-status.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useDeleteWorkspace } from '../api/delete-workspace.ts';
@@ -33,7 +33,6 @@ export function WorkspaceDetailPage() {
   }, [t, name]);
 
   const reload = () => void workspace.refetch().then(() => toast.info(t('detail.reloaded')));
-  const notFound = workspace.error instanceof ApiError && workspace.error.code === 'NOT_FOUND';
 
   return (
     <section aria-labelledby="workspace-detail-title" className="admin-screen">
@@ -44,18 +43,7 @@ export function WorkspaceDetailPage() {
         <h1 id="workspace-detail-title">{name ?? t('detail.title')}</h1>
         {workspace.data?.attributes.canManage && <DeleteWorkspace workspace={workspace.data} />}
       </div>
-      {workspace.isPending && (
-        <p role="status" className="muted">
-          {t('detail.loading')}
-        </p>
-      )}
-      {notFound ? (
-        <p className="notice" role="status">
-          {t('detail.notFound')}
-        </p>
-      ) : (
-        <ApiErrorNotice error={workspace.error} />
-      )}
+      <DetailStatus query={workspace} loading={t('detail.loading')} notFound={t('detail.notFound')} />
       {workspace.data && <WorkspaceBody workspace={workspace.data} onReload={reload} />}
     </section>
   );

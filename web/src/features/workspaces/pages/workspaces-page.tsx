@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { PagedTable, SearchBox, sortHeaders } from '../../../components/data-list.tsx';
 import { useListParams } from '../../../components/list-params.ts';
+import { japanDateFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCreateWorkspace } from '../api/create-workspace.ts';
 import { type WorkspaceSort, useWorkspaces } from '../api/list-workspaces.ts';
@@ -21,7 +22,7 @@ export function WorkspacesPage() {
   const list = useListParams<WorkspaceSort>('-updatedAt');
   const workspaces = useWorkspaces(list.params);
   const [creating, setCreating] = useState(false);
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' });
+  const date = japanDateFormat(i18n.language);
 
   useEffect(() => {
     document.title = `${t('title')} | ${t('common:appName')}`;
