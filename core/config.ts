@@ -32,6 +32,19 @@ export interface Config {
   corporateNumberApi: { url: string | null; appId: string; timeoutMs: number };
   /** clamd for the malware-scan plugin (CLAMAV_HOST/PORT/TIMEOUT_MS); a null host means the built-in engine. */
   clamav: { host: string | null; port: number; timeoutMs: number };
+  /**
+   * Signing: TSA_URL (null = the built-in local TSA), the business-operator PKCS#12 (null = a key issued by the local
+   * CA), extra trust anchors for verification (PEM file), and how many days before a long-term document's last
+   * timestamp certificate expires it is re-timestamped.
+   */
+  signing: {
+    tsaUrl: string | null;
+    tsaTimeoutMs: number;
+    operatorP12File: string | null;
+    operatorP12Password: string;
+    trustAnchorsFile: string | null;
+    renewalMarginDays: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -95,6 +108,28 @@ function corporateNumberApiFrom(env: NodeJS.ProcessEnv): Config['corporateNumber
   return { url, appId, timeoutMs: int(env, 'CORPORATE_NUMBER_API_TIMEOUT_MS', 3000, 100, 30_000) };
 }
 
+function signingFrom(env: NodeJS.ProcessEnv): Config['signing'] {
+  const tsaUrl = env.TSA_URL || null;
+  if (tsaUrl && !/^https?:\/\/[^\s]+$/.test(tsaUrl))
+    throw new ConfigError('TSA_URL must be an http:// or https:// URL');
+  const operatorP12File = env.SIGNING_OPERATOR_P12_FILE || null;
+  if (operatorP12File && !existsSync(operatorP12File)) {
+    throw new ConfigError(`SIGNING_OPERATOR_P12_FILE ${operatorP12File} does not exist`);
+  }
+  const trustAnchorsFile = env.SIGNING_TRUST_ANCHORS_FILE || null;
+  if (trustAnchorsFile && !existsSync(trustAnchorsFile)) {
+    throw new ConfigError(`SIGNING_TRUST_ANCHORS_FILE ${trustAnchorsFile} does not exist`);
+  }
+  return {
+    tsaUrl,
+    tsaTimeoutMs: int(env, 'TSA_TIMEOUT_MS', 10_000, 100, 120_000),
+    operatorP12File,
+    operatorP12Password: env.SIGNING_OPERATOR_P12_PASSWORD ?? '',
+    trustAnchorsFile,
+    renewalMarginDays: int(env, 'SIGNING_RENEWAL_MARGIN_DAYS', 30, 1, 365),
+  };
+}
+
 /** Reads and validates the configuration; no DATABASE_URL means the embedded PGlite under the data folder. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -125,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: bool(env, 'KEIYAKU_VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
     runWorkers: bool(env, 'KEIYAKU_WORKERS', true),
     corporateNumberApi: corporateNumberApiFrom(env),
+    signing: signingFrom(env),
     clamav: {
       host: env.CLAMAV_HOST || null,
       port: int(env, 'CLAMAV_PORT', 3310, 1, 65535),

@@ -786,6 +786,171 @@ export const ERROR_CATALOGUE = {
     ja: '業務フローテンプレートで使われている書類テンプレートは削除できません。',
     en: 'A document template used by a business flow template cannot be deleted.',
   },
+  SIGNATURE_TYPE_REQUIRED: {
+    status: 422,
+    ja: '署名タスクには署名方法を指定してください。',
+    en: 'Choose a signature type for a sign task.',
+  },
+  SIGNATURE_TYPE_UNKNOWN: {
+    status: 422,
+    ja: '指定された署名方法は利用できません。',
+    en: 'This signature type does not exist.',
+  },
+  SIGNATURE_TYPE_UNAVAILABLE: {
+    status: 409,
+    ja: 'この署名方法は現在利用できません。',
+    en: 'This signature type is not available right now.',
+  },
+  SIGNING_EMAIL_NOT_CONFIRMED: {
+    status: 403,
+    ja: 'メールアドレスの到達確認が完了していないため、署名できません。確認メールのリンクを開いてください。',
+    en: 'You cannot sign until your e-mail address is confirmed. Open the link in the confirmation mail.',
+  },
+  SIGNING_POSITION_OUT_OF_RANGE: {
+    status: 422,
+    ja: '位置が範囲外です。',
+    en: 'The position is out of range.',
+  },
+  SIGNING_PAGE_NOT_FOUND: {
+    status: 422,
+    ja: '指定されたページは書類にありません。',
+    en: 'The page does not exist in the document.',
+  },
+  SIGNING_PLACEMENT_REQUIRED: {
+    status: 422,
+    ja: 'この署名方法では、印影または手書きサインの位置を指定してください。',
+    en: 'This signature type needs a seal or handwritten placement.',
+  },
+  SIGNING_TEXT_TOO_LONG: {
+    status: 422,
+    ja: '埋め込む文字は1行7文字、3行までです。',
+    en: 'Embedded text is limited to 7 characters per line and 3 lines.',
+  },
+  SIGNING_IMAGE_INVALID: {
+    status: 422,
+    ja: '画像を読み込めません。PNG、JPEG、GIFの画像を指定してください。',
+    en: 'The image cannot be read. Use a PNG, JPEG or GIF image.',
+  },
+  DOCUMENT_SIGNATURE_BROKEN: {
+    status: 409,
+    ja: '書類の既存の署名が検証できないため、署名を追加できません。',
+    en: 'A signature already in the document does not verify, so no signature can be added.',
+  },
+  TSA_UNAVAILABLE: {
+    status: 503,
+    ja: 'タイムスタンプ局に接続できなかったため、署名できませんでした。時間をおいて再度お試しください。',
+    en: 'The timestamp authority could not be reached, so nothing was signed. Please try again later.',
+  },
+  TSA_RESPONSE_INVALID: {
+    status: 502,
+    ja: 'タイムスタンプ局の応答が正しくないため、署名できませんでした。',
+    en: "The timestamp authority's answer is not valid, so nothing was signed.",
+  },
+  REVOCATION_UNAVAILABLE: {
+    status: 503,
+    ja: '証明書の失効情報を取得できないため、長期署名にできませんでした。',
+    en: 'Revocation data for the certificates could not be fetched, so the long-term signature was not made.',
+  },
+  SIGNING_CODE_REQUIRED: {
+    status: 422,
+    ja: '認証コードを入力してください。',
+    en: 'Enter the verification code.',
+  },
+  SIGNING_CODE_INVALID: {
+    status: 422,
+    ja: '認証コードが正しくありません。',
+    en: 'The verification code is wrong.',
+  },
+  SIGNING_CODE_EXPIRED: {
+    status: 422,
+    ja: '認証コードの有効期限が切れています。認証コードを再送信してください。',
+    en: 'The verification code has expired. Send a new code.',
+  },
+  SIGNING_CODE_LOCKED: {
+    status: 429,
+    ja: '認証コードを続けて間違えたため、ロックしました。約15分後に再度お試しください。',
+    en: 'Locked after repeated wrong codes. Please try again in about 15 minutes.',
+  },
+  SIGNING_CODE_SMS_NUMBER_INVALID: {
+    status: 422,
+    ja: '認証コードのSMSは060、070、080、090で始まる携帯電話番号にのみ送信できます。',
+    en: 'Verification codes by SMS go only to mobile numbers starting 060, 070, 080 or 090.',
+  },
+  E_CERTIFICATE_NOT_REGISTERED: {
+    status: 409,
+    ja: '電子証明書が登録されていません。',
+    en: 'No e-certificate is registered.',
+  },
+  E_CERTIFICATE_EXPIRED: {
+    status: 409,
+    ja: '電子証明書の有効期限が切れています。',
+    en: 'The e-certificate has expired.',
+  },
+  E_CERTIFICATE_INVALID: {
+    status: 422,
+    ja: '電子証明書が無効です。',
+    en: 'The e-certificate is not valid.',
+  },
+  E_CERTIFICATE_FILE_INVALID: {
+    status: 422,
+    ja: '電子証明書ファイル（PKCS#12）を読み込めません。',
+    en: 'The e-certificate file (PKCS#12) cannot be read.',
+  },
+  E_CERTIFICATE_KEY_UNSUPPORTED: {
+    status: 422,
+    ja: '電子証明書の鍵はRSA 2048ビット以上またはECDSA P-256である必要があります。',
+    en: "The e-certificate's key must be RSA 2048 bits or more, or ECDSA P-256.",
+  },
+  E_CERTIFICATE_PIN_WRONG: {
+    status: 422,
+    ja: 'PINが正しくありません。',
+    en: 'The PIN is wrong.',
+  },
+  E_CERTIFICATE_PIN_MISMATCH: {
+    status: 422,
+    ja: 'PINが一致しません。',
+    en: 'The PINs do not match.',
+  },
+  E_CERTIFICATE_PIN_LOCKED: {
+    status: 429,
+    ja: 'PINを続けて間違えたため、ロックしました。約15分後に再度お試しください。',
+    en: 'Locked after repeated wrong PINs. Please try again in about 15 minutes.',
+  },
+  SIGNER_IDENTITY_MISMATCH: {
+    status: 409,
+    ja: '電子証明書の名義が署名者と一致しないため、署名できません。',
+    en: 'The e-certificate does not name the signer, so it cannot be used.',
+  },
+  AGENT_LIMIT: {
+    status: 422,
+    ja: '代理署名者の登録数が上限に達しています。',
+    en: 'The maximum number of proxy signers has been reached.',
+  },
+  AGENT_DUPLICATE: {
+    status: 409,
+    ja: 'このユーザーは既に代理署名者として登録されています。',
+    en: 'This user is already a proxy signer.',
+  },
+  AGENT_IS_SELF: {
+    status: 422,
+    ja: '自分自身を代理署名者に登録することはできません。',
+    en: 'You cannot register yourself as a proxy signer.',
+  },
+  AGENT_NOT_AUTHORIZED: {
+    status: 403,
+    ja: 'このユーザーの電子証明書で署名する権限がありません。',
+    en: "You may not sign with this user's e-certificate.",
+  },
+  SEAL_IMAGE_LIMIT: {
+    status: 422,
+    ja: '登録できる印影画像の数が上限に達しています。',
+    en: 'The maximum number of seal images has been reached.',
+  },
+  EMAIL_CONFIRMATION_LINK_INVALID: {
+    status: 400,
+    ja: '確認リンクが無効か、有効期限が切れています。確認メールを再送信してください。',
+    en: 'The confirmation link is invalid or has expired. Send a new confirmation mail.',
+  },
   INTERNAL_ERROR: {
     status: 500,
     ja: '処理に失敗しました。再試行しても解決しない場合は、カスタマーポータルサイトをご参照ください。',

@@ -290,6 +290,8 @@ const routeTree = rootRoute.addChildren([
       errorComponent: routeError,
     }),
     // @anchor routes:templates (templates screens insert their routes above this line)
+    // @anchor routes:signing (signing screen and verification report insert their routes above this line)
+    // @anchor routes:e-certificates (certificate, agent and seal image screens insert their routes above this line)
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
     guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),
     guardedRoute('/workspaces/$workspaceId/join', () => <FramePage frame="workspaceJoin" />),

@@ -1,0 +1,77 @@
+/*
+ * Signature types are plugins: each registers one or more SignatureType on core/signing through the plugin contract
+ * (`signatureTypes: [...]`). A sign task names its type (tasks.signature_type); the signing module checks the
+ * common rules (task runnable, e-mail confirmed, placements inside the page, two-factor code when the task asks for
+ * one), then hands the type the document and the signer, and stores what it returns as the next revision.
+ */
+import type { Knex } from 'knex';
+import type { Appearance, PadesLevel, RevocationSource, SigningKey, TimestampAuthority } from './types.ts';
+
+/** The signature type codes of the spec. */
+export const SIGNATURE_TYPE_CODES = [
+  'party', // the signer's own e-certificate (PKCS#12)
+  'proxy', // an agent signs with the principal's e-certificate; both recorded
+  'advanced', // party signature + mandatory timestamp + signer identity checks
+  'operator', // the service's key signs on the signer's behalf (optional two-factor code)
+  'handwritten', // a handwritten image drawn in the browser, signed with the service's key
+  'seal-image', // a registered seal image, signed with the service's key
+  'timestamp', // a document timestamp only (ETSI.RFC3161)
+  'long-term', // the service's key at B-LTA, renewed before the timestamp's certificate expires
+] as const;
+export type SignatureTypeCode = (typeof SIGNATURE_TYPE_CODES)[number];
+
+/** The person executing the sign task. */
+export interface Signer {
+  userId: string;
+  organizationId: string;
+  name: string;
+  email: string;
+  ipAddress: string | null;
+}
+
+/** What the signing module hands a type: the latest revision and the validated visible elements. */
+export interface SignatureRequest {
+  trx: Knex.Transaction;
+  documentId: string;
+  taskId: string;
+  pdf: Uint8Array;
+  signer: Signer;
+  appearances: Appearance[];
+  claimedTime: Date;
+  /** The e-certificate PIN, when the type asks for one. */
+  pin?: string;
+  /** The principal whose e-certificate an agent signs with ('proxy'). */
+  onBehalfOfUserId?: string;
+}
+
+/** What a type returns: the new revision and what the ledger records. */
+export interface SignatureOutcome {
+  pdf: Uint8Array;
+  level: PadesLevel | 'document-timestamp';
+  /** The certificate that signed (the service's for operator types, the user's for party types); null for timestamp. */
+  certificate: Uint8Array | null;
+  onBehalfOfUserId: string | null;
+  timestampTime: Date | null;
+  /** Set for B-LTA revisions: when the last document timestamp's TSA certificate expires. */
+  documentTimestampNotAfter: Date | null;
+}
+
+/** Service-held signing material a type may use. */
+export interface SigningServices {
+  /** The business-operator key: the configured PKCS#12, or one issued by the local CA in the embedded default. */
+  operatorKey(): Promise<SigningKey>;
+  tsa: TimestampAuthority;
+  revocation: RevocationSource;
+  /** AES-256-GCM envelopes under the master key (for private keys at rest). */
+  secrets: { seal(plain: Uint8Array): Uint8Array; open(envelope: Uint8Array): Uint8Array };
+}
+
+export interface SignatureType {
+  code: SignatureTypeCode;
+  /** Business-operator types may ask for a two-factor code; party types ask for a PIN instead. */
+  allowsTwoFactor: boolean;
+  requiresPin: boolean;
+  /** A visible element the type cannot do without: 'seal' (seal image), 'handwritten', or none. */
+  requiredPlacement: 'seal' | 'handwritten' | null;
+  sign(request: SignatureRequest, services: SigningServices): Promise<SignatureOutcome>;
+}
