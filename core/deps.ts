@@ -6,6 +6,7 @@ import type { Database } from './db/index.ts';
 import type { FileStore } from './files/blob-store.ts';
 import type { JobQueue } from './jobs/index.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { SigningEngine } from './signing/engine.ts';
 import type { OperationLog } from './modules/logs/operation-log.ts';
 import type { HookEvents, HookName } from './plugins/index.ts';
 
@@ -21,6 +22,8 @@ export interface CoreDeps {
   files: FileStore;
   oplog: OperationLog;
   logger: Logger;
+  /** PAdES signing: local PKI, TSA, revocation data, trust store, operator key (core/signing/engine.ts). */
+  signing: SigningEngine;
   /** Tells plugins what happened; call after the transaction committed. */
   events: { emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> };
 }

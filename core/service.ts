@@ -18,6 +18,7 @@ import { LocalBlobStore } from './files/blob-store.ts';
 import { DOCUMENT_SCAN_JOB } from './files/scan.ts';
 import { JobQueue } from './jobs/index.ts';
 import { createLogger } from './log.ts';
+import { createSigningEngine } from './signing/engine.ts';
 import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { logRoutes } from './modules/logs/routes.ts';
@@ -91,6 +92,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     files: new LocalBlobStore(config.dataDir),
     oplog,
     logger,
+    signing: createSigningEngine(config, knex, clock),
     events: { emit: (event, payload) => host.emit(event, payload) },
   };
   const host = new PluginHost(options.plugins ?? BUILT_IN_PLUGINS, deps);

@@ -1,0 +1,70 @@
+/*
+ * The signing services one Keiyaku instance holds: the local PKI, the TSA (TSA_URL or the built-in one), revocation
+ * data, the trust store, secrets at rest and the business-operator key (the configured PKCS#12, or one issued by
+ * the local CA in the embedded default).
+ */
+import { readFileSync } from 'node:fs';
+import type { Knex } from 'knex';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { softwareKey } from './keys.ts';
+import { readPkcs12 } from './pkcs12.ts';
+import { LocalPki } from './pki.ts';
+import { revocationSource } from './revocation.ts';
+import { createSecrets } from './secrets.ts';
+import type { SigningServices } from './signature-types.ts';
+import { httpTimestampAuthority, localTimestampAuthority } from './tsa.ts';
+import type { SigningKey, VerificationReport } from './types.ts';
+import { parsePemBundle, type TrustStore, verifyPdf } from './verify.ts';
+
+export interface SigningEngine extends SigningServices {
+  pki: LocalPki;
+  trust(): Promise<TrustStore>;
+  verify(pdf: Uint8Array): Promise<VerificationReport>;
+}
+
+export function createSigningEngine(config: Config, knex: Knex, clock: Clock): SigningEngine {
+  const secrets = createSecrets(config.masterKey);
+  const now = () => clock.now();
+  const pki = new LocalPki(knex, secrets, now);
+  const { signing } = config;
+  const tsa = signing.tsaUrl
+    ? httpTimestampAuthority(signing.tsaUrl, signing.tsaTimeoutMs)
+    : localTimestampAuthority(() => pki.key('local-tsa'), now);
+  const configuredAnchors = signing.trustAnchorsFile
+    ? parsePemBundle(readFileSync(signing.trustAnchorsFile, 'utf8'))
+    : [];
+  let operator: Promise<SigningKey> | null = null;
+  const trust = async (): Promise<TrustStore> => {
+    const localCa = (await pki.key('local-ca')).certificate;
+    return { anchors: [localCa, ...configuredAnchors], localCa };
+  };
+  return {
+    pki,
+    secrets,
+    tsa,
+    revocation: revocationSource(pki, signing.tsaTimeoutMs),
+    trust,
+    async verify(pdf) {
+      return verifyPdf(pdf, await trust());
+    },
+    operatorKey() {
+      operator ??= (async () => {
+        if (signing.operatorP12File) {
+          const content = readPkcs12(readFileSync(signing.operatorP12File), signing.operatorP12Password);
+          return softwareKey({
+            privateKey: content.privateKeyPkcs8,
+            certificate: content.certificate,
+            chain: content.chain,
+          });
+        }
+        const key = await pki.key('operator');
+        return softwareKey({ privateKey: key.privateKey, certificate: key.certificate, chain: key.chain });
+      })();
+      operator.catch(() => {
+        operator = null;
+      });
+      return operator;
+    },
+  };
+}

@@ -1,0 +1,386 @@
+/*
+ * PAdES baseline signatures (ETSI EN 319 142-1) written as incremental updates, so every earlier signature keeps
+ * covering exactly the bytes it signed:
+ *   B-B   CMS over the ByteRange, SubFilter ETSI.CAdES.detached, no signingTime (the claimed time is /M);
+ *   B-T   + an RFC 3161 token over the signature value (id-aa-signatureTimeStampToken);
+ *   B-LT  + a DSS (certificates, CRLs, VRI) in a further incremental update;
+ *   B-LTA + a document timestamp (SubFilter ETSI.RFC3161) after the DSS.
+ * Visible elements (seal or handwritten image, embedded Japanese text) go into the new signature's widget
+ * appearance (the first element) and stamp annotations of the same revision (the others), so the new signature
+ * covers them and no earlier revision changes.
+ */
+import { createHash } from 'node:crypto';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  type PDFPage,
+  type PDFRef,
+  PDFString,
+} from '@cantoo/pdf-lib';
+import { AppError } from '../http/errors.ts';
+import { drawAppearance, prepareAppearanceResources } from './appearance.ts';
+import { addSignatureTimestamp, buildSignedData, sha256 } from './cms.ts';
+import { tokenCertificateNotAfter } from './tsa.ts';
+import type { PadesLevel, RevocationSource, SignPdfInput, SignPdfResult, TimestampAuthority } from './types.ts';
+
+/** Bytes reserved for the CMS in /Contents: a B-T CMS with two chains is ~6 KB; commercial chains run longer. */
+export const SIGNATURE_RESERVE = 24 * 1024;
+const TIMESTAMP_RESERVE = 12 * 1024;
+const BYTE_RANGE_PLACEHOLDER = '**********';
+const LEVELS: PadesLevel[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
+
+const atLeast = (level: PadesLevel, wanted: PadesLevel) => LEVELS.indexOf(level) >= LEVELS.indexOf(wanted);
+
+async function loadIncremental(pdf: Uint8Array): Promise<PDFDocument> {
+  try {
+    return await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
+  } catch (error) {
+    throw new AppError('FILE_CORRUPTED', { cause: error });
+  }
+}
+
+function acroForm(doc: PDFDocument): { form: PDFDict; ownRef: PDFRef | null } {
+  const raw = doc.catalog.get(PDFName.of('AcroForm'));
+  if (raw instanceof PDFDict) return { form: raw, ownRef: null };
+  if (raw) {
+    const form = doc.context.lookup(raw, PDFDict);
+    return { form, ownRef: raw as PDFRef };
+  }
+  const form = doc.context.obj({ Fields: [] });
+  doc.catalog.set(PDFName.of('AcroForm'), form);
+  return { form, ownRef: null };
+}
+
+function nextFieldName(form: PDFDict, prefix: string): string {
+  const names = new Set<string>();
+  const fields = form.lookupMaybe(PDFName.of('Fields'), PDFArray);
+  for (let i = 0; i < (fields?.size() ?? 0); i++) {
+    const field = fields!.lookupMaybe(i, PDFDict);
+    const t = field?.lookupMaybe(PDFName.of('T'), PDFString, PDFHexString);
+    if (t) names.add(t.decodeText());
+  }
+  let n = 1;
+  while (names.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
+
+interface Placeholder {
+  /** The whole file: the original bytes plus this revision. */
+  bytes: Uint8Array;
+  byteRange: [number, number, number, number];
+  /** Offset of the first hex digit inside /Contents < >. */
+  contentsStart: number;
+  reserve: number;
+}
+
+/** Locates the (unique) placeholder of this revision and fills in its ByteRange. */
+function fixByteRange(original: Uint8Array, appended: Uint8Array, reserve: number): Placeholder {
+  const bytes = new Uint8Array(original.length + appended.length);
+  bytes.set(original, 0);
+  bytes.set(appended, original.length);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const hole = Buffer.from(`<${'0'.repeat(reserve * 2)}>`, 'latin1');
+  const holeAt = buffer.indexOf(hole, original.length);
+  if (holeAt < 0) throw new Error('signature placeholder not found in the incremental update');
+  const placeholder = `[ 0 /${BYTE_RANGE_PLACEHOLDER} /${BYTE_RANGE_PLACEHOLDER} /${BYTE_RANGE_PLACEHOLDER} ]`;
+  const rangeAt = buffer.indexOf(placeholder, original.length, 'latin1');
+  if (rangeAt < 0) throw new Error('ByteRange placeholder not found in the incremental update');
+  const afterHole = holeAt + hole.length;
+  const byteRange: Placeholder['byteRange'] = [0, holeAt, afterHole, bytes.length - afterHole];
+  const text = `[${byteRange.join(' ')}]`;
+  if (text.length > placeholder.length) throw new Error('file too large for the ByteRange placeholder');
+  buffer.write(text.padEnd(placeholder.length, ' '), rangeAt, 'latin1');
+  return { bytes, byteRange, contentsStart: holeAt + 1, reserve };
+}
+
+function rangeDigest(p: Placeholder): Uint8Array {
+  const [a, b, c, d] = p.byteRange;
+  const hash = createHash('sha256');
+  hash.update(p.bytes.subarray(a, a + b));
+  hash.update(p.bytes.subarray(c, c + d));
+  return new Uint8Array(hash.digest());
+}
+
+function fillContents(p: Placeholder, der: Uint8Array): Uint8Array {
+  if (der.length > p.reserve) {
+    throw new Error(`signature of ${der.length} bytes does not fit the ${p.reserve}-byte reserve`);
+  }
+  Buffer.from(p.bytes.buffer, p.bytes.byteOffset).write(
+    Buffer.from(der).toString('hex').toUpperCase(),
+    p.contentsStart,
+    'latin1',
+  );
+  return p.bytes;
+}
+
+/** Adds an empty signature field of `type` with its widget on `page`; returns the widget's dict for an appearance. */
+function addSignatureField(
+  doc: PDFDocument,
+  input: {
+    type: 'Sig' | 'DocTimeStamp';
+    subFilter: string;
+    reserve: number;
+    page: PDFPage;
+    rect: [number, number, number, number];
+    name?: string;
+    reason?: string;
+    location?: string;
+    contactInfo?: string;
+    claimedTime?: Date;
+    fieldPrefix: string;
+  },
+): PDFDict {
+  const { context } = doc;
+  const signature = context.obj({
+    Type: input.type,
+    Filter: 'Adobe.PPKLite',
+    SubFilter: input.subFilter,
+    ByteRange: [
+      0,
+      PDFName.of(BYTE_RANGE_PLACEHOLDER),
+      PDFName.of(BYTE_RANGE_PLACEHOLDER),
+      PDFName.of(BYTE_RANGE_PLACEHOLDER),
+    ],
+    Contents: PDFHexString.of('0'.repeat(input.reserve * 2)),
+  });
+  if (input.claimedTime) signature.set(PDFName.of('M'), PDFString.fromDate(input.claimedTime));
+  if (input.name) signature.set(PDFName.of('Name'), PDFHexString.fromText(input.name));
+  if (input.reason) signature.set(PDFName.of('Reason'), PDFHexString.fromText(input.reason));
+  if (input.location) signature.set(PDFName.of('Location'), PDFHexString.fromText(input.location));
+  if (input.contactInfo) signature.set(PDFName.of('ContactInfo'), PDFHexString.fromText(input.contactInfo));
+  const signatureRef = context.register(signature);
+
+  const { form, ownRef } = acroForm(doc);
+  const widget = context.obj({
+    Type: 'Annot',
+    Subtype: 'Widget',
+    FT: 'Sig',
+    Rect: input.rect,
+    V: signatureRef,
+    T: PDFHexString.fromText(nextFieldName(form, input.fieldPrefix)),
+    F: 132, // Print | Locked
+    P: input.page.ref,
+  });
+  const widgetRef = context.register(widget);
+  const annots = input.page.node.lookupMaybe(PDFName.of('Annots'), PDFArray);
+  if (annots) annots.push(widgetRef);
+  else input.page.node.set(PDFName.of('Annots'), context.obj([widgetRef]));
+  const annotsRef = input.page.node.get(PDFName.of('Annots'));
+
+  let fields = form.lookupMaybe(PDFName.of('Fields'), PDFArray);
+  if (!fields) {
+    fields = context.obj([]);
+    form.set(PDFName.of('Fields'), fields);
+  }
+  fields.push(widgetRef);
+  form.set(PDFName.of('SigFlags'), PDFNumber.of(3)); // SignaturesExist | AppendOnly
+
+  const snapshotRefs = [input.page.ref, doc.context.trailerInfo.Root as PDFRef];
+  if (ownRef) snapshotRefs.push(ownRef);
+  const fieldsRef = form.get(PDFName.of('Fields'));
+  if (fieldsRef && !(fieldsRef instanceof PDFArray)) snapshotRefs.push(fieldsRef as PDFRef);
+  if (annotsRef && !(annotsRef instanceof PDFArray)) snapshotRefs.push(annotsRef as PDFRef);
+  pendingSaves.set(doc, snapshotRefs);
+  return widget;
+}
+
+/** The objects an incremental update must rewrite (the page, catalog, form and their arrays), per document. */
+const pendingSaves = new WeakMap<PDFDocument, PDFRef[]>();
+
+async function saveRevision(doc: PDFDocument, snapshot: ReturnType<PDFDocument['takeSnapshot']>): Promise<Uint8Array> {
+  for (const ref of pendingSaves.get(doc) ?? []) snapshot.markRefForSave(ref);
+  // Classic cross-reference sections keep each object where a signature's placeholder can be found and filled.
+  return doc.saveIncremental(snapshot, { useObjectStreams: false });
+}
+
+function pageOf(doc: PDFDocument, page: number): PDFPage {
+  const pages = doc.getPages();
+  const found = pages[page - 1];
+  if (!found) throw new AppError('SIGNING_PAGE_NOT_FOUND', { params: { page, pages: pages.length } });
+  return found;
+}
+
+/** Signs `input.pdf` at `input.level`; every step is an incremental update of the previous bytes. */
+export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
+  if (atLeast(input.level, 'B-T') && !input.tsa) throw new Error(`${input.level} needs a TSA`);
+  if (atLeast(input.level, 'B-LT') && !input.revocation) throw new Error(`${input.level} needs a revocation source`);
+  const doc = await loadIncremental(input.pdf);
+  const snapshot = doc.takeSnapshot();
+  const appearances = input.appearances ?? [];
+  const first = appearances[0];
+  const resources = await prepareAppearanceResources(doc, appearances);
+  const widgetPage = pageOf(doc, first?.page ?? 1);
+  const widget = addSignatureField(doc, {
+    type: 'Sig',
+    subFilter: 'ETSI.CAdES.detached',
+    reserve: SIGNATURE_RESERVE,
+    page: widgetPage,
+    rect: first?.rect ?? [0, 0, 0, 0],
+    name: input.signerName,
+    reason: input.reason,
+    location: input.location,
+    contactInfo: input.contactInfo,
+    claimedTime: input.claimedTime,
+    fieldPrefix: 'Signature',
+  });
+  for (const [i, appearance] of appearances.entries()) {
+    drawAppearance(doc, resources.font, resources.images[i] ?? null, appearance, i === 0 ? widget : null, (page) => {
+      const target = pageOf(doc, page);
+      const annots = target.node.get(PDFName.of('Annots'));
+      pendingSaves.get(doc)!.push(target.ref, ...(annots && !(annots instanceof PDFArray) ? [annots as PDFRef] : []));
+      return target;
+    });
+  }
+  const appended = await saveRevision(doc, snapshot);
+  const placeholder = fixByteRange(input.pdf, appended, SIGNATURE_RESERVE);
+  const { der, signatureValue } = await buildSignedData({
+    key: input.key,
+    contentType: '1.2.840.113549.1.7.1',
+    digest: rangeDigest(placeholder),
+  });
+  let cms = der;
+  let timestampTime: Date | null = null;
+  if (atLeast(input.level, 'B-T')) {
+    const token = await input.tsa!.timestamp(sha256(signatureValue));
+    cms = addSignatureTimestamp(der, token.der);
+    timestampTime = token.genTime;
+  }
+  let pdf = fillContents(placeholder, cms);
+  let documentTimestampNotAfter: Date | null = null;
+  if (atLeast(input.level, 'B-LT')) {
+    pdf = await addValidationData(pdf, input.revocation!, input.tsa!);
+  }
+  if (input.level === 'B-LTA') {
+    const stamped = await addDocumentTimestamp(pdf, input.tsa!);
+    pdf = stamped.pdf;
+    documentTimestampNotAfter = stamped.notAfter;
+  }
+  return { pdf, level: input.level, timestampTime, documentTimestampNotAfter };
+}
+
+/** Adds a document timestamp (SubFilter ETSI.RFC3161) covering the whole file as it stands. */
+export async function addDocumentTimestamp(
+  pdf: Uint8Array,
+  tsa: TimestampAuthority,
+): Promise<{ pdf: Uint8Array; genTime: Date; notAfter: Date }> {
+  const doc = await loadIncremental(pdf);
+  const snapshot = doc.takeSnapshot();
+  addSignatureField(doc, {
+    type: 'DocTimeStamp',
+    subFilter: 'ETSI.RFC3161',
+    reserve: TIMESTAMP_RESERVE,
+    page: pageOf(doc, 1),
+    rect: [0, 0, 0, 0],
+    fieldPrefix: 'DocumentTimestamp',
+  });
+  const placeholder = fixByteRange(pdf, await saveRevision(doc, snapshot), TIMESTAMP_RESERVE);
+  const token = await tsa.timestamp(rangeDigest(placeholder));
+  return {
+    pdf: fillContents(placeholder, token.der),
+    genTime: token.genTime,
+    notAfter: tokenCertificateNotAfter(token),
+  };
+}
+
+/** Every signature's /Contents (the CMS or token DER) in file order, by scanning the ByteRanges. */
+export function signatureContents(pdf: Uint8Array): { byteRange: [number, number, number, number]; der: Uint8Array }[] {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  const found: { byteRange: [number, number, number, number]; der: Uint8Array }[] = [];
+  const pattern = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const byteRange = match.slice(1, 5).map(Number) as [number, number, number, number];
+    const hole = text.slice(byteRange[0] + byteRange[1], byteRange[2]);
+    const hex = /^<([0-9A-Fa-f]*)>$/.exec(hole.trim())?.[1];
+    if (hex === undefined) continue;
+    found.push({ byteRange, der: trimDer(Buffer.from(hex, 'hex')) });
+  }
+  return found;
+}
+
+/** The DER value without the zero padding that fills the rest of /Contents. */
+export function trimDer(bytes: Uint8Array): Uint8Array {
+  if (bytes.length < 2 || bytes[0] !== 0x30) return bytes;
+  const first = bytes[1]!;
+  if (first < 0x80) return bytes.subarray(0, 2 + first);
+  const lengthBytes = first & 0x7f;
+  let length = 0;
+  for (let i = 0; i < lengthBytes; i++) length = length * 256 + bytes[2 + i]!;
+  return bytes.subarray(0, Math.min(bytes.length, 2 + lengthBytes + length));
+}
+
+/**
+ * B-LT: a DSS (ISO 32000-2 §12.8.4.3) with every certificate and CRL the signatures' and timestamps' chains need,
+ * and a VRI entry per signature (key: upper-case hex SHA-1 of its /Contents), as one more incremental update.
+ */
+export async function addValidationData(
+  pdf: Uint8Array,
+  revocation: RevocationSource,
+  _tsa: TimestampAuthority,
+): Promise<Uint8Array> {
+  const { collectChains } = await import('./verify.ts');
+  const perSignature = collectChains(pdf);
+  const data = await revocation.collect(perSignature.flatMap((s) => s.chains));
+  const doc = await loadIncremental(pdf);
+  const snapshot = doc.takeSnapshot();
+  const { context } = doc;
+  const existing = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
+  const dss = existing ?? context.obj({});
+  const known = new Map<string, PDFRef>();
+  const streamsOf = (key: string, items: Uint8Array[]): PDFRef[] => {
+    let array = dss.lookupMaybe(PDFName.of(key), PDFArray);
+    if (!array) {
+      array = context.obj([]);
+      dss.set(PDFName.of(key), array);
+    }
+    return items.map((item) => {
+      const id = `${key}:${Buffer.from(sha256(item)).toString('hex')}`;
+      let ref = known.get(id);
+      if (!ref) {
+        ref = context.register(context.flateStream(item));
+        array!.push(ref);
+        known.set(id, ref);
+      }
+      return ref;
+    });
+  };
+  const certificates = streamsOf('Certs', data.certificates);
+  const crls = streamsOf('CRLs', data.crls);
+  if (data.ocspResponses.length > 0) streamsOf('OCSPs', data.ocspResponses);
+  let vri = dss.lookupMaybe(PDFName.of('VRI'), PDFDict);
+  if (!vri) {
+    vri = context.obj({});
+    dss.set(PDFName.of('VRI'), vri);
+  }
+  for (const signature of perSignature) {
+    const key = createHash('sha1').update(signature.der).digest('hex').toUpperCase();
+    vri.set(PDFName.of(key), context.obj({ Cert: certificates, CRL: crls, TU: PDFString.fromDate(new Date()) }));
+  }
+  if (!existing) doc.catalog.set(PDFName.of('DSS'), context.register(dss));
+  else {
+    const ref = doc.catalog.get(PDFName.of('DSS'));
+    if (ref && !(ref instanceof PDFDict)) snapshot.markRefForSave(ref as PDFRef);
+  }
+  snapshot.markRefForSave(doc.context.trailerInfo.Root as PDFRef);
+  const appended = await doc.saveIncremental(snapshot, { useObjectStreams: false });
+  const out = new Uint8Array(pdf.length + appended.length);
+  out.set(pdf, 0);
+  out.set(appended, pdf.length);
+  return out;
+}
+
+/**
+ * Renews a long-term document: fresh validation data for everything so far (including the last document
+ * timestamp's chain), then a new document timestamp (ETSI EN 319 142-1 §5.5, the B-LTA renewal).
+ */
+export async function extendToLta(
+  pdf: Uint8Array,
+  tsa: TimestampAuthority,
+  revocation: RevocationSource,
+): Promise<{ pdf: Uint8Array; genTime: Date; notAfter: Date }> {
+  const withData = await addValidationData(pdf, revocation, tsa);
+  return addDocumentTimestamp(withData, tsa);
+}
