@@ -103,6 +103,7 @@ const LAYOUTS = {
       ['signedAt', 'signed_at', 'text'],
       ['timestampAt', 'timestamp_at', 'text'],
       ['documentHash', 'document_hash', 'text'],
+      ['ipAddress', 'ip_address', 'text'],
       ['recordedAt', 'recorded_at', 'text'],
     ],
   },

@@ -20,6 +20,8 @@ export function buildApp(options: {
   contract: Contract;
   api: Middleware;
   inFlight: InFlightRequests;
+  /** Protocol endpoints outside the contract (the built-in TSA, the local CA's certificate and CRL). */
+  protocols?: Middleware;
 }): Koa {
   const { config, logger, contract, api, inFlight } = options;
   const app = new Koa({ proxy: config.trustProxy });
@@ -29,6 +31,7 @@ export function buildApp(options: {
   app.use(traceContext(logger));
   app.use(errorMapper());
   app.use(securityHeaders());
+  if (options.protocols) app.use(options.protocols);
   app.use(csvBody()); // raw bytes for CSV imports, up to 10 MB; JSON goes on to the parser below
   app.use(multipartBody()); // file uploads: read by the route, with its upload place's size limit
   app.use(

@@ -7,6 +7,7 @@ import type { FileStore } from './files/blob-store.ts';
 import type { JobQueue } from './jobs/index.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { SigningEngine } from './signing/engine.ts';
+import type { SignatureTypeRegistry } from './signing/registry.ts';
 import type { OperationLog } from './modules/logs/operation-log.ts';
 import type { HookEvents, HookName } from './plugins/index.ts';
 
@@ -24,6 +25,8 @@ export interface CoreDeps {
   logger: Logger;
   /** PAdES signing: local PKI, TSA, revocation data, trust store, operator key (core/signing/engine.ts). */
   signing: SigningEngine;
+  /** Signature types registered by plugins (filled while the plugins load). */
+  signatureTypes: SignatureTypeRegistry;
   /** Tells plugins what happened; call after the transaction committed. */
   events: { emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> };
 }

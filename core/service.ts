@@ -19,6 +19,7 @@ import { DOCUMENT_SCAN_JOB } from './files/scan.ts';
 import { JobQueue } from './jobs/index.ts';
 import { createLogger } from './log.ts';
 import { createSigningEngine } from './signing/engine.ts';
+import { SignatureTypeRegistry } from './signing/registry.ts';
 import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { logRoutes } from './modules/logs/routes.ts';
@@ -39,12 +40,23 @@ import { businessFlowRoutes } from './modules/business-flows/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
 import { templateRoutes } from './modules/templates/routes.ts';
 import { taskRoutes } from './modules/tasks/routes.ts';
+import { signingRoutes } from './modules/signing/routes.ts';
+import { pkiProtocolRoutes } from './signing/http.ts';
 import { type Plugin, PluginHost } from './plugins/index.ts';
 import { mailPlugin } from '../plugins/mail/index.ts';
 import { malwareScanPlugin } from '../plugins/malware-scan/index.ts';
+import { smsPlugin } from '../plugins/sms/index.ts';
+import { serviceSignaturesPlugin } from '../plugins/service-signatures/index.ts';
+import { eCertificateSignaturesPlugin } from '../plugins/e-certificate-signatures/index.ts';
 
 /** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
-export const BUILT_IN_PLUGINS: Plugin<never>[] = [mailPlugin as Plugin<never>, malwareScanPlugin as Plugin<never>];
+export const BUILT_IN_PLUGINS: Plugin<never>[] = [
+  mailPlugin as Plugin<never>,
+  malwareScanPlugin as Plugin<never>,
+  smsPlugin as Plugin<never>,
+  serviceSignaturesPlugin as Plugin<never>,
+  eCertificateSignaturesPlugin as Plugin<never>,
+];
 
 export const CORE_MIGRATIONS_TABLE = 'knex_migrations';
 
@@ -93,6 +105,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     oplog,
     logger,
     signing: createSigningEngine(config, knex, clock),
+    signatureTypes: new SignatureTypeRegistry(),
     events: { emit: (event, payload) => host.emit(event, payload) },
   };
   const host = new PluginHost(options.plugins ?? BUILT_IN_PLUGINS, deps);
@@ -121,10 +134,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
   documentRoutes(api, deps);
   templateRoutes(api, deps);
   taskRoutes(api, deps);
+  signingRoutes(api, deps);
   host.register(api);
 
   const inFlight = new InFlightRequests();
-  const app = buildApp({ config, logger, contract, api: api.routes(host.unboundOperations(api)), inFlight });
+  const app = buildApp({
+    config,
+    logger,
+    contract,
+    api: api.routes(host.unboundOperations(api)),
+    inFlight,
+    protocols: pkiProtocolRoutes(deps.signing, clock),
+  });
   await host.start();
   // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.
   await jobs.start([MAIL_SEND_JOB, DOCUMENT_SCAN_JOB]);

@@ -963,10 +963,10 @@ export interface paths {
          * @description Same range rules, file format and logging as `downloadOperationLogs`; rows are filtered by `signed_at`.
          *     Columns: `id, signed_at, signed_at_jst, organization_id, document_id, document_revision, signer_user_id,
          *     signer_login_id, signer_name, on_behalf_of_user_id, on_behalf_of_name, signature_type, certificate_subject,
-         *     certificate_serial, certificate_fingerprint, timestamp_at, document_hash, recorded_at, prev_hash, hash`.
+         *     certificate_serial, certificate_fingerprint, timestamp_at, document_hash, ip_address, recorded_at, prev_hash, hash`.
          *     The hash chain is the operation log's with `C` over `{organizationId, documentId, documentRevision (a
          *     number), signerUserId, signerName, onBehalfOfUserId, signatureType, certificateSubject, certificateSerial,
-         *     certificateFingerprint, signedAt, timestampAt, documentHash, recordedAt}`; `signed_at_jst`,
+         *     certificateFingerprint, signedAt, timestampAt, documentHash, ipAddress, recordedAt}`; `signed_at_jst`,
          *     `signer_login_id` and `on_behalf_of_name` are not hashed.
          */
         get: operations["downloadSignRecords"];
@@ -1587,7 +1587,7 @@ export interface paths {
          *     current order and the document in progress or remanded (409 `TASK_NOT_EXECUTABLE`); its latest version must be
          *     scanned clean (409 `DOCUMENT_BEING_SCANNED`, `DOCUMENT_MALICIOUS`, `DOCUMENT_SCAN_FAILED`); the flow must not be
          *     cancelled (409 `BUSINESS_FLOW_CANCELLED`). The task's type must match the action (409 `TASK_TYPE_MISMATCH`);
-         *     sign tasks are executed by the signing feature (409 `SIGNING_NOT_AVAILABLE`). When every required task of the
+         *     sign tasks are executed by signTask (409 `TASK_TYPE_MISMATCH`). When every required task of the
          *     order is completed, its optional ones are skipped and the next order becomes active (its assignees get the
          *     task-assigned mail); after the last order the document completes and the flow auto-completes when all its
          *     documents are done. An optional `lockVersion` (the task's) makes a stale read 409 `UPDATED_BY_ANOTHER_USER`.
@@ -1761,6 +1761,277 @@ export interface paths {
         patch: operations["updateBusinessFlowTemplate"];
         trace?: never;
     };
+    "/tasks/{taskId}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the document of an active sign task assigned to the caller.
+         * @description Runs the task's signature type (Task.signatureType) over the document's latest version and stores the signed
+         *     PDF as the next version (an incremental update: earlier signatures stay valid); one row is appended to the
+         *     sign record ledger and the task completes as approve does (the next order becomes active, or the document
+         *     completes). The same checks as approveTask apply, plus: the caller's e-mail address must be confirmed (403
+         *     `SIGNING_EMAIL_NOT_CONFIRMED`); `placements` must name existing pages (422 `SIGNING_PAGE_NOT_FOUND`) and
+         *     rectangles inside the page with lower-left before upper-right (422 `SIGNING_POSITION_OUT_OF_RANGE`); a seal
+         *     image or handwritten type needs its placement (422 `SIGNING_PLACEMENT_REQUIRED`); text is at most 3 lines of
+         *     7 characters (422 `SIGNING_TEXT_TOO_LONG`). A task with two-factor asks for `code` (sent by
+         *     requestSigningCode; 422 `SIGNING_CODE_REQUIRED`, `SIGNING_CODE_INVALID`, `SIGNING_CODE_EXPIRED`; after 5 wrong
+         *     codes 429 `SIGNING_CODE_LOCKED` for 15 minutes). E-certificate types ask for `pin` (422
+         *     `E_CERTIFICATE_PIN_WRONG`, locked after 5 with `E_CERTIFICATE_PIN_LOCKED`) and a registered, valid
+         *     certificate (`E_CERTIFICATE_NOT_REGISTERED`, `E_CERTIFICATE_EXPIRED`); a proxy signature names the principal
+         *     in `onBehalfOfUserId` (403 `AGENT_NOT_AUTHORIZED` unless the caller is their agent). A failing TSA fails the
+         *     signing (503 `TSA_UNAVAILABLE`, 502 `TSA_RESPONSE_INVALID`) and nothing is stored.
+         */
+        post: operations["signTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tasks/{taskId}/signing-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a 6-digit signing code for a two-factor sign task.
+         * @description The code goes by the task's channel: SMS to the caller's mobile number (only numbers starting 060, 070, 080
+         *     or 090; otherwise 422 `SIGNING_CODE_SMS_NUMBER_INVALID`) or e-mail to their address. It is valid for 10 minutes;
+         *     a new request replaces the previous code. While the caller is locked out after wrong codes, 429
+         *     `SIGNING_CODE_LOCKED`.
+         */
+        post: operations["requestSigningCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signature-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signature types a sign task may use, with what each asks of the signer. */
+        get: operations["listSignatureTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /** The verification report of the document's latest version. */
+        get: operations["getDocumentSignatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signatures/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the signatures of any PDF, signed here or elsewhere.
+         * @description `multipart/form-data` with the PDF in the part `file` (at most 30 MB). Nothing is stored. Each signature and
+         *     document timestamp is reported with its signer, claimed time, SubFilter, the integrity of its ByteRange,
+         *     whether it covers the whole file or an earlier revision, its certificate chain (trusted: ends at the local
+         *     CA or a configured trust anchor), its RFC 3161 timestamp (the built-in TSA is labelled local), its LTV data
+         *     and the PAdES baseline level it meets. A file that is not a PDF is 415/422 as for uploads.
+         */
+        post: operations["verifySignatures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/e-certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's e-certificate and its status (not registered, valid, near expiry, expired, invalid). */
+        get: operations["getMyECertificate"];
+        /**
+         * Register (or replace) the caller's e-certificate from a PKCS#12 file.
+         * @description `multipart/form-data`: `file` (.p12/.pfx, at most 1 MB), `pin` (its password) and `pinConfirmation`. A
+         *     different confirmation is 422 `E_CERTIFICATE_PIN_MISMATCH`; a wrong password 422 `E_CERTIFICATE_PIN_WRONG`;
+         *     a file that is not PKCS#12 422 `E_CERTIFICATE_FILE_INVALID`; a key other than RSA-2048+ or ECDSA P-256 422
+         *     `E_CERTIFICATE_KEY_UNSUPPORTED`; an expired certificate 422 `E_CERTIFICATE_EXPIRED`. The private key is kept
+         *     encrypted (AES-256-GCM under the master key); the PIN only as a hash, asked again at every signature.
+         */
+        put: operations["registerMyECertificate"];
+        post?: never;
+        /** Remove the caller's e-certificate (and with it what agents could sign). */
+        delete: operations["deleteMyECertificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/e-certificate/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users who may sign with the caller's e-certificate (agents), and the users whose certificate the caller may use. */
+        get: operations["listMyAgents"];
+        put?: never;
+        /**
+         * Let a user of the caller's organization sign with the caller's e-certificate.
+         * @description At most 5 agents (422 `AGENT_LIMIT`); not oneself (422 `AGENT_IS_SELF`); not twice (409 `AGENT_DUPLICATE`); a
+         *     user of another organization is 422 `REFERENCE_NOT_FOUND`.
+         */
+        post: operations["addMyAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/e-certificate/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an agent's right to sign with the caller's e-certificate. */
+        delete: operations["removeMyAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/seal-images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's seal (sign) images. */
+        get: operations["listMySealImages"];
+        put?: never;
+        /**
+         * Upload a seal image (PNG, JPEG or GIF, at most 1 MB and 2000 × 2000 pixels).
+         * @description `multipart/form-data`: `file` and `name` (at most 50 characters; defaults to the file name). Kinds are decided
+         *     by content (415 `FILE_TYPE_NOT_ALLOWED` otherwise; a broken image 422 `SIGNING_IMAGE_INVALID`). At most 10
+         *     images per user (422 `SEAL_IMAGE_LIMIT`).
+         */
+        post: operations["createMySealImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/seal-images/{sealImageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sealImageId: string;
+            };
+            cookie?: never;
+        };
+        /** The image's bytes. */
+        get: operations["getMySealImageContent"];
+        put?: never;
+        post?: never;
+        /** Delete a seal image (signatures already made keep their appearance). */
+        delete: operations["deleteMySealImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/email-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the caller a link that confirms their e-mail address arrives (required before signing).
+         * @description The link is valid for 24 hours; a new request replaces earlier links.
+         */
+        post: operations["requestEmailConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email-confirmations/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an e-mail address with the token of the mailed link.
+         * @description Needs no sign-in (the link is opened from the mail). An unknown, used or expired token, or one for an address
+         *     the user no longer has, is 422 `EMAIL_CONFIRMATION_LINK_INVALID`.
+         */
+        post: operations["confirmEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1786,7 +2057,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNING_NOT_AVAILABLE" | "SIGNATURE_TYPE_REQUIRED" | "SIGNATURE_TYPE_UNKNOWN" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -2004,6 +2275,8 @@ export interface components {
                     loginId: string;
                     name: string;
                     email: string;
+                    /** @description The current address was confirmed by its mailed link (required before signing). */
+                    emailConfirmed: boolean;
                     locale: components["schemas"]["Locale"];
                     isOwner: boolean;
                     isAdmin: boolean;
@@ -2208,9 +2481,13 @@ export interface components {
          *       target order's assignees and the creator), `document-cancelled` and `business-flow-completed` (to every
          *       party of the flow): userName, organizationName, workspaceName, businessFlowName, documentName, taskType,
          *       reason (remand / cancel), toOrder (remand), **link** (the business flow page).
+         *     - `email-confirmation` (arrival confirmation before signing): userName, organizationName, email, expiresAt,
+         *       **link** (/arrival-confirmation).
+         *     - `signing-code` (two-factor sign task by e-mail): userName, organizationName, **code**, documentName,
+         *       expiresAt.
          * @enum {string}
          */
-        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed";
+        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code";
         MailPlaceholder: {
             /** @description Written as {{name}} in a subject or body. */
             name: string;
@@ -3300,6 +3577,10 @@ export interface components {
             required: boolean;
             /** @description Unique within the document. */
             templateId?: string | null;
+            /** @description Sign tasks only (422 VALIDATION_FAILED on others): how this task signs. Defaults to operator (the business-operator signature). A type whose plugin is off is 422 SIGNATURE_TYPE_UNAVAILABLE. */
+            signatureType?: components["schemas"]["SignatureTypeCode"] | null;
+            /** @description A code before signing, for the business-operator types (operator, handwritten, seal-image, long-term); other types ask for a PIN or nothing (422 VALIDATION_FAILED). Defaults to none. */
+            twoFactor?: components["schemas"]["TwoFactorChannel"];
         };
         DocumentTasksReplaceRequest: {
             data: {
@@ -3400,6 +3681,9 @@ export interface components {
                 completedAt: string | null;
                 /** @description Active, assigned to the caller, and the document scanned clean. */
                 executableByMe: boolean;
+                /** @description Sign tasks only. */
+                signatureType: components["schemas"]["SignatureTypeCode"] | null;
+                twoFactor: components["schemas"]["TwoFactorChannel"];
                 lockVersion: components["schemas"]["LockVersion"];
                 /** Format: date-time */
                 createdAt: string;
@@ -3633,6 +3917,274 @@ export interface components {
                 type: "BusinessFlowTemplate";
                 attributes: components["schemas"]["BusinessFlowTemplateAttributesInput"] & {
                     lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        /**
+         * @description party (the signer's e-certificate), proxy (an agent with the principal's e-certificate), advanced (party plus a mandatory timestamp and signer identity checks), operator (the service's key signs on the signer's behalf), handwritten (a drawn signature image), seal-image (a registered seal image), timestamp (a document timestamp only), long-term (B-LTA, renewed before its timestamp expires).
+         * @enum {string}
+         */
+        SignatureTypeCode: "party" | "proxy" | "advanced" | "operator" | "handwritten" | "seal-image" | "timestamp" | "long-term";
+        /**
+         * @description A 6-digit code asked before signing (business-operator types only).
+         * @enum {string}
+         */
+        TwoFactorChannel: "none" | "sms" | "email";
+        /** @description PDF points, origin at the page's lower-left corner; x1 < x2 and y1 < y2, inside the page. */
+        SigningRect: {
+            x1: number;
+            y1: number;
+            x2: number;
+            y2: number;
+        };
+        SigningPlacement: {
+            /** @enum {string} */
+            kind: "seal" | "handwritten" | "text";
+            /** @description 1-based page number. */
+            page: number;
+            rect: components["schemas"]["SigningRect"];
+            /**
+             * Format: uuid
+             * @description kind seal: one of the caller's seal images.
+             */
+            sealImageId?: string;
+            /** @description kind handwritten: a data URL (data:image/png;base64,…) of the drawing. */
+            image?: string;
+            /** @description kind text: up to 3 lines of up to 7 characters (422 SIGNING_TEXT_TOO_LONG otherwise). */
+            lines?: string[];
+        };
+        SignTaskRequest: {
+            data: {
+                /** @constant */
+                type: "TaskSignature";
+                attributes: {
+                    lockVersion?: components["schemas"]["LockVersion"];
+                    comment?: string | null;
+                    placements?: components["schemas"]["SigningPlacement"][];
+                    /** @description The two-factor code. */
+                    code?: string;
+                    /** @description The e-certificate's PIN. */
+                    pin?: string;
+                    /**
+                     * Format: uuid
+                     * @description proxy: the principal whose e-certificate is used.
+                     */
+                    onBehalfOfUserId?: string;
+                };
+            };
+        };
+        SigningCodeResponse: {
+            data: {
+                /** @constant */
+                type: "SigningCode";
+                attributes: {
+                    /** @enum {string} */
+                    channel: "sms" | "email";
+                    /** @description Masked: 090-****-5678, t***@example.com. */
+                    destination: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
+        SignatureTypeList: {
+            data: {
+                /** @constant */
+                type: "SignatureType";
+                id: components["schemas"]["SignatureTypeCode"];
+                attributes: {
+                    allowsTwoFactor: boolean;
+                    requiresPin: boolean;
+                    /** @enum {string|null} */
+                    requiredPlacement: "seal" | "handwritten" | null;
+                    /** @enum {string} */
+                    padesLevel: "B-T" | "B-LT" | "B-LTA" | "document-timestamp";
+                };
+            }[];
+        };
+        SignatureVerifyForm: {
+            /**
+             * Format: binary
+             * @description The PDF to verify (at most 30 MB).
+             */
+            file: string;
+        };
+        SignatureReport: {
+            index: number;
+            fieldName: string | null;
+            /** @description ETSI.CAdES.detached, ETSI.RFC3161, adbe.pkcs7.detached, … */
+            subFilter: string;
+            /** @enum {string} */
+            kind: "signature" | "document-timestamp";
+            /** @description The /Name of the signature dictionary. */
+            signerName: string | null;
+            certificate: {
+                subject: string;
+                issuer: string;
+                serialNumber: string;
+                /** Format: date-time */
+                notBefore: string;
+                /** Format: date-time */
+                notAfter: string;
+                fingerprintSha256: string;
+            } | null;
+            /** Format: date-time */
+            claimedTime: string | null;
+            byteRange: number[];
+            /** @enum {string} */
+            integrity: "valid" | "invalid";
+            /** @enum {string} */
+            coverage: "whole-document" | "revision";
+            /** @enum {string} */
+            chain: "trusted" | "untrusted" | "incomplete";
+            chainSubjects: string[];
+            timestamp: {
+                time: string;
+                tsa: string;
+                valid: boolean;
+                /** @description Issued by the built-in TSA (not publicly trusted). */
+                local: boolean;
+            } | null;
+            ltv: {
+                dss: boolean;
+                crls: number;
+                ocspResponses: number;
+                certificates: number;
+            };
+            /** @enum {string|null} */
+            padesLevel: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
+            /** @description Stable codes: byte-range-invalid, digest-mismatch, signature-value-invalid, timestamp-invalid, signing-time-attribute-present, signing-certificate-v2-missing, chain-untrusted, chain-incomplete, signer-certificate-missing, cms-unreadable. */
+            problems: string[];
+        };
+        VerificationReportResponse: {
+            data: {
+                /** @constant */
+                type: "SignatureVerification";
+                /** @description SHA-256 of the file. */
+                id: string;
+                attributes: {
+                    revisions: number;
+                    signatures: components["schemas"]["SignatureReport"][];
+                    allIntact: boolean;
+                    /** @description Bytes after the last signed revision that no signature covers. */
+                    unsignedTrailingBytes: number;
+                };
+            };
+        };
+        /**
+         * @description near_expiry is within 30 days of notAfter.
+         * @enum {string}
+         */
+        ECertificateStatus: "not_registered" | "valid" | "near_expiry" | "expired" | "invalid";
+        ECertificateResponse: {
+            data: {
+                /** @constant */
+                type: "ECertificate";
+                /** Format: uuid */
+                id: string | null;
+                attributes: {
+                    status: components["schemas"]["ECertificateStatus"];
+                    subject: string | null;
+                    issuer: string | null;
+                    serialNumber: string | null;
+                    /** @enum {string|null} */
+                    keyAlgorithm: "RSA" | "ECDSA-P256" | null;
+                    /** Format: date-time */
+                    notBefore: string | null;
+                    /**
+                     * Format: date-time
+                     * @description The validity date shown.
+                     */
+                    notAfter: string | null;
+                    pinLocked: boolean;
+                };
+            };
+        };
+        ECertificateForm: {
+            /**
+             * Format: binary
+             * @description PKCS#12 (.p12/.pfx).
+             */
+            file: string;
+            pin: string;
+            pinConfirmation: string;
+        };
+        Agent: {
+            /** @constant */
+            type: "Agent";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                /** Format: uuid */
+                userId: string;
+                name: string;
+                loginId: string;
+                /** Format: date-time */
+                createdAt: string;
+            };
+        };
+        AgentList: {
+            data: components["schemas"]["Agent"][];
+            meta: {
+                maximum: number;
+                /** @description Users whose e-certificate the caller may sign with. */
+                principals: {
+                    /** Format: uuid */
+                    userId: string;
+                    name: string;
+                    certificateStatus: components["schemas"]["ECertificateStatus"];
+                }[];
+            };
+        };
+        AgentResponse: {
+            data: components["schemas"]["Agent"];
+        };
+        AgentCreateRequest: {
+            data: {
+                /** @constant */
+                type: "Agent";
+                attributes: {
+                    /** Format: uuid */
+                    userId: string;
+                };
+            };
+        };
+        SealImage: {
+            /** @constant */
+            type: "SealImage";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                /** @enum {string} */
+                contentType: "image/png" | "image/jpeg" | "image/gif";
+                width: number;
+                height: number;
+                size: number;
+                /** Format: date-time */
+                createdAt: string;
+            };
+        };
+        SealImageList: {
+            data: components["schemas"]["SealImage"][];
+            meta: {
+                maximum: number;
+            };
+        };
+        SealImageResponse: {
+            data: components["schemas"]["SealImage"];
+        };
+        SealImageForm: {
+            /** Format: binary */
+            file: string;
+            name?: string;
+        };
+        EmailConfirmRequest: {
+            data: {
+                /** @constant */
+                type: "EmailConfirmation";
+                attributes: {
+                    token: string;
                 };
             };
         };
@@ -7004,6 +7556,437 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    signTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed task and the document's state after the signature. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    requestSigningCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent; the destination is shown masked. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningCodeResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listSignatureTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every type registered by a plugin that is on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignatureTypeList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getDocumentSignatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per signature and document timestamp. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationReportResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    verifySignatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SignatureVerifyForm"];
+            };
+        };
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationReportResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getMyECertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate; status not_registered when there is none. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ECertificateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    registerMyECertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ECertificateForm"];
+            };
+        };
+        responses: {
+            /** @description The registered certificate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ECertificateResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteMyECertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listMyAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Agents and principals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    addMyAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    removeMyAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listMySealImages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SealImageList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createMySealImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SealImageForm"];
+            };
+        };
+        responses: {
+            /** @description The stored image. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SealImageResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getMySealImageContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sealImageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteMySealImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sealImageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    requestEmailConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mailed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    confirmEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description Confirmed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };

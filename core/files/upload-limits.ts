@@ -8,7 +8,7 @@
 export type UploadKind = 'pdf' | 'csv' | 'png' | 'jpeg' | 'gif';
 
 /** Where a file is uploaded to. */
-export type UploadPlace = 'document' | 'attachment';
+export type UploadPlace = 'document' | 'attachment' | 'seal-image' | 'e-certificate' | 'verification';
 
 export interface UploadLimit {
   /** The largest file accepted, in bytes. */
@@ -24,6 +24,12 @@ export const UPLOAD_LIMITS: Readonly<Record<UploadPlace, UploadLimit>> = {
   document: { maxBytes: 30 * MB, allowed: ['pdf'] },
   // An attachment beside the documents (data and images as well as PDFs).
   attachment: { maxBytes: 20 * MB, allowed: ['pdf', 'csv', 'png', 'jpeg', 'gif'] },
+  // A user's seal (sign) image.
+  'seal-image': { maxBytes: 1 * MB, allowed: ['png', 'jpeg', 'gif'] },
+  // A PKCS#12 e-certificate: not an inspected kind (its content is checked by opening it with the PIN).
+  'e-certificate': { maxBytes: 1 * MB, allowed: [] },
+  // A PDF uploaded only to have its signatures verified; nothing is stored.
+  verification: { maxBytes: 30 * MB, allowed: ['pdf'] },
 };
 
 /** The longest file name (and document name) accepted, in characters. */

@@ -766,11 +766,6 @@ export const ERROR_CATALOGUE = {
     ja: '実行が始まった書類のタスクは変更できません。',
     en: 'Tasks cannot be changed once the document is under way.',
   },
-  SIGNING_NOT_AVAILABLE: {
-    status: 409,
-    ja: '署名タスクは署名機能から実行してください。',
-    en: 'Sign tasks are run by the signing feature.',
-  },
   DOCUMENT_TEMPLATE_ID_DUPLICATE: {
     status: 409,
     ja: '書類のテンプレートIDが業務フローテンプレート内で重複しています。',
@@ -785,16 +780,6 @@ export const ERROR_CATALOGUE = {
     status: 409,
     ja: '業務フローテンプレートで使われている書類テンプレートは削除できません。',
     en: 'A document template used by a business flow template cannot be deleted.',
-  },
-  SIGNATURE_TYPE_REQUIRED: {
-    status: 422,
-    ja: '署名タスクには署名方法を指定してください。',
-    en: 'Choose a signature type for a sign task.',
-  },
-  SIGNATURE_TYPE_UNKNOWN: {
-    status: 422,
-    ja: '指定された署名方法は利用できません。',
-    en: 'This signature type does not exist.',
   },
   SIGNATURE_TYPE_UNAVAILABLE: {
     status: 409,
@@ -947,7 +932,7 @@ export const ERROR_CATALOGUE = {
     en: 'The maximum number of seal images has been reached.',
   },
   EMAIL_CONFIRMATION_LINK_INVALID: {
-    status: 400,
+    status: 422,
     ja: '確認リンクが無効か、有効期限が切れています。確認メールを再送信してください。',
     en: 'The confirmation link is invalid or has expired. Send a new confirmation mail.',
   },

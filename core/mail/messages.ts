@@ -16,6 +16,8 @@ export const MAIL_KINDS = [
   'document-remanded',
   'document-cancelled',
   'business-flow-completed',
+  'email-confirmation',
+  'signing-code',
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -106,6 +108,42 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         summary: 'Sends the user IDs registered with an e-mail address to someone who forgot theirs.',
         subject: '[Keiyaku] Your user ID',
         body: 'These user IDs are registered with this e-mail address:\n\n{{loginIds}}\n\nSign in: {{link}}',
+      },
+    },
+  },
+  'email-confirmation': {
+    placeholders: ['userName', 'organizationName', 'email', 'expiresAt', 'link'],
+    required: ['link'],
+    defaults: {
+      ja: {
+        name: 'メールアドレスの到達確認',
+        summary: '署名の前に、登録されたメールアドレスにメールが届くことを確認するリンクを送信します。',
+        subject: '【Keiyaku】メールアドレスの確認をお願いします',
+        body: '{{userName}} 様\n\nメールアドレス {{email}} の到達確認のため、下記のリンクを開いてください。確認が済むと署名ができるようになります。リンクの有効期限は{{expiresAt}}です。\n\n{{link}}',
+      },
+      en: {
+        name: 'E-mail arrival confirmation',
+        summary: 'Sends a link that confirms mail reaches the registered address; required before signing.',
+        subject: '[Keiyaku] Please confirm your e-mail address',
+        body: 'Dear {{userName}},\n\nOpen the link below to confirm that mail reaches {{email}}. Once confirmed, you can sign documents. The link expires at {{expiresAt}}.\n\n{{link}}',
+      },
+    },
+  },
+  'signing-code': {
+    placeholders: ['userName', 'organizationName', 'code', 'documentName', 'expiresAt'],
+    required: ['code'],
+    defaults: {
+      ja: {
+        name: '署名の確認コード',
+        summary: '二要素認証つきの署名タスクで、署名に必要な6桁の確認コードを送信します。',
+        subject: '【Keiyaku】署名の確認コード',
+        body: '{{userName}} 様\n\n文書「{{documentName}}」に署名するための確認コードは {{code}} です。有効期限は{{expiresAt}}です。\nお心当たりがない場合は、このメールを破棄してください。',
+      },
+      en: {
+        name: 'Signing code',
+        summary: 'Sends the 6-digit code a two-factor sign task asks for.',
+        subject: '[Keiyaku] Your signing code',
+        body: 'Dear {{userName}},\n\nYour code to sign "{{documentName}}" is {{code}}. It expires at {{expiresAt}}.\nIf you did not ask for it, ignore this mail.',
       },
     },
   },

@@ -13,12 +13,15 @@ import { migrateFolder } from '../db/migrate.ts';
 import type { Plan } from '../http/context.ts';
 import type { JobHandler, JobQueue, QueuePolicy } from '../jobs/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { SignatureType } from '../signing/signature-types.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
 import { type PaidOption, planHasFeature } from '../access/plans.ts';
 
-// What the malware-scan plugin needs from core (plugins import nothing else of core than this file).
+// What the malware-scan plugin needs from core (plugins import nothing else of core than this file and, for
+// signature types, core/signing/index.ts).
 export { builtinThreat } from '../files/builtin-threats.ts';
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
+export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
 
 /** Events plugins can listen to, with what each carries. */
 export interface HookEvents {
@@ -76,6 +79,8 @@ export interface Plugin<C = unknown> {
   /** Jobs named '<name>.<job>', each with its retry policy. */
   jobs?: Record<string, PluginJob<C>>;
   hooks?: { [E in HookName]?: HookHandler<E, C> };
+  /** Signature types this plugin provides (core/signing/signature-types.ts); a sign task names one by code. */
+  signatureTypes?: SignatureType[];
   start?(ctx: PluginContext<C>): Promise<void>;
   stop?(ctx: PluginContext<C>): Promise<void>;
 }
@@ -124,7 +129,10 @@ interface Loaded {
 }
 
 /** Shared services the host hands to each plugin context. */
-export type HostDeps = Pick<CoreDeps, 'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger' | 'files'>;
+export type HostDeps = Pick<
+  CoreDeps,
+  'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger' | 'files' | 'signatureTypes'
+>;
 
 /**
  * Loads plugins in the order STYLE.md gives: validate config, check dependsOn, migrate, register routes, jobs and
@@ -161,6 +169,7 @@ export class PluginHost {
     const contexts = new Map(enabled.map((plugin) => [plugin.name, this.contextFor(plugin)]));
     this.loaded = orderPlugins(enabled).map((plugin) => ({ plugin, ctx: contexts.get(plugin.name)! }));
     for (const { plugin } of this.loaded) {
+      for (const type of plugin.signatureTypes ?? []) this.deps.signatureTypes.register(type, plugin.name);
       if (plugin.migrations)
         await migrateFolder(this.deps.knex, plugin.migrations, `knex_migrations_${plugin.name.replace(/-/g, '_')}`);
     }

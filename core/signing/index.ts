@@ -5,6 +5,10 @@
  */
 export type * from './types.ts';
 export * from './signature-types.ts';
+export { AppError } from '../http/errors.ts';
+export { softwareKey } from './keys.ts';
+export { SignatureTypeRegistry } from './registry.ts';
 // @anchor exports:pki (secrets, keys, local CA, TSA client and server, revocation)
+export { addDocumentTimestamp, extendToLta, signPdf } from './pades.ts';
 // @anchor exports:pades (signPdf, document timestamps, DSS, appearances)
 // @anchor exports:verify (verifyPdf, trust store)

@@ -38,10 +38,17 @@ export interface SignatureRequest {
   signer: Signer;
   appearances: Appearance[];
   claimedTime: Date;
-  /** The e-certificate PIN, when the type asks for one. */
-  pin?: string;
-  /** The principal whose e-certificate an agent signs with ('proxy'). */
-  onBehalfOfUserId?: string;
+  /**
+   * For types with `requiresPin`: the e-certificate the signing module opened after checking its status and PIN
+   * (the signer's own, or for 'proxy' the principal's), with whom it belongs to.
+   */
+  eCertificate?: {
+    key: SigningKey;
+    owner: { userId: string; name: string; email: string };
+    /** The certificate's subject CN and e-mail addresses (subject emailAddress and rfc822 SANs), for identity checks. */
+    commonName: string | null;
+    emails: string[];
+  };
 }
 
 /** What a type returns: the new revision and what the ledger records. */
@@ -71,6 +78,10 @@ export interface SignatureType {
   /** Business-operator types may ask for a two-factor code; party types ask for a PIN instead. */
   allowsTwoFactor: boolean;
   requiresPin: boolean;
+  /** 'proxy': the signer is an agent naming the principal (onBehalfOfUserId). */
+  signsOnBehalf: boolean;
+  /** What the type produces, shown before signing. */
+  padesLevel: PadesLevel | 'document-timestamp';
   /** A visible element the type cannot do without: 'seal' (seal image), 'handwritten', or none. */
   requiredPlacement: 'seal' | 'handwritten' | null;
   sign(request: SignatureRequest, services: SigningServices): Promise<SignatureOutcome>;

@@ -57,7 +57,7 @@ describe('mail templates', () => {
     const org = await signedInOwner(app);
     const all = await app.api.call('listMailTemplates', { token: org.token, query: { 'page[size]': 100 } });
     expect(all.status).toBe(200);
-    expect(all.body.meta.total).toBe(18);
+    expect(all.body.meta.total).toBe(22);
     expect(all.body.data.map((t: { id: string }) => t.id).slice(0, 4)).toEqual([
       'welcome.ja',
       'welcome.en',

@@ -102,7 +102,7 @@ describe('task lifecycle', () => {
     expect((await documentRow(app, documentId)).status).toBe('completed');
   });
 
-  it('refuses a task of another type (409 TASK_TYPE_MISMATCH) and sign tasks (409 SIGNING_NOT_AVAILABLE)', async () => {
+  it('refuses a task of another type (409 TASK_TYPE_MISMATCH), sign tasks included (signed by signTask)', async () => {
     const w = await seedTaskWorld(app);
     const documentId = await newDocument(app, w.ownerA.token, w.flowId);
     const tasks = await plan(app, w.ownerA.token, documentId, [
@@ -110,7 +110,7 @@ describe('task lifecycle', () => {
       groupTask(2, 'approve', w.g1),
     ]);
     const sign = await step(app, w.userA1.token, 'approveTask', at(tasks, 1, w.g1));
-    expect([sign.status, sign.body.errors[0].code]).toEqual([409, 'SIGNING_NOT_AVAILABLE']);
+    expect([sign.status, sign.body.errors[0].code]).toEqual([409, 'TASK_TYPE_MISMATCH']);
     const other = await seedTaskWorld(app);
     const { tasks: approveFirst } = await standardPlan(other);
     const read = await step(app, other.userA1.token, 'readTask', at(approveFirst, 1, other.g1));

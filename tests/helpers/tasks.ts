@@ -90,6 +90,8 @@ export interface PlanTask {
   required: boolean;
   roleId?: string | null;
   templateId?: string | null;
+  signatureType?: string | null;
+  twoFactor?: 'none' | 'sms' | 'email';
 }
 
 export const groupTask = (order: number, type: PlanTask['type'], groupId: string, extra: Partial<PlanTask> = {}) =>

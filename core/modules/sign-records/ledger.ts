@@ -24,6 +24,8 @@ export interface SignRecordEntry {
   timestampAt?: Date | null;
   /** SHA-256 of the signed revision, hex. */
   documentHash: string;
+  /** The signer's client IP address as the request gave it. */
+  ipAddress?: string | null;
 }
 
 /** A row of sign_records as knex returns it. */
@@ -42,6 +44,7 @@ export interface SignRecordRow {
   signed_at: Date;
   timestamp_at: Date | null;
   document_hash: string;
+  ip_address: string | null;
   recorded_at: Date;
   prev_hash: string | null;
   hash: string;
@@ -63,6 +66,7 @@ export function signRecordHash(row: Omit<SignRecordRow, 'id' | 'hash'>): string 
     signedAt: row.signed_at,
     timestampAt: row.timestamp_at,
     documentHash: row.document_hash,
+    ipAddress: row.ip_address,
     recordedAt: row.recorded_at,
   });
 }
@@ -94,6 +98,7 @@ export async function appendSignRecord(
     signed_at: millis(entry.signedAt),
     timestamp_at: entry.timestampAt ? millis(entry.timestampAt) : null,
     document_hash: entry.documentHash,
+    ip_address: entry.ipAddress ?? null,
     recorded_at: millis(recordedAt),
     prev_hash: prevHash,
   };

@@ -12,13 +12,14 @@ import { latestVersion, assertScanAllowsUse } from '../../files/scan.ts';
 import { autoCompleteIfDone, type FlowRow } from '../business-flows/complete.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
 import { activateOrder, logTaskStep } from './model.ts';
-import { assertRunnable, lockStep, touchDocument } from './step.ts';
+import { assertRunnable, type LockedStep, lockStep, touchDocument } from './step.ts';
 
-export type TaskAction = 'approve' | 'read';
+export type TaskAction = 'approve' | 'read' | 'sign';
 
 const STEP = {
   approve: { kind: 'task_approved', action: 'task.approved' },
   read: { kind: 'task_read', action: 'task.read' },
+  sign: { kind: 'task_signed', action: 'task.signed' },
 } as const;
 
 export async function executeTask(
@@ -27,15 +28,30 @@ export async function executeTask(
   principal: Principal,
   actor: DocumentActor,
   taskId: string,
-  action: TaskAction,
+  action: Exclude<TaskAction, 'sign'>,
   input: { lockVersion?: number; comment?: string | null },
 ): Promise<void> {
   const step = await lockStep(trx, principal, taskId);
   await assertRunnable(trx, principal, step, input.lockVersion);
+  if (step.task.type !== action) throw new AppError('TASK_TYPE_MISMATCH');
+  assertScanAllowsUse(await latestVersion(trx, step.document.id));
+  await completeTask(deps, trx, actor, step, action, input.comment, {});
+}
+
+/**
+ * Completes the locked, runnable task of `step` (approved, read or signed), logs it, and moves the document on.
+ * `details` go into the operation log beside the order (a signature's version and type).
+ */
+export async function completeTask(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  actor: DocumentActor,
+  step: LockedStep,
+  action: TaskAction,
+  commentInput: string | null | undefined,
+  details: Record<string, unknown>,
+): Promise<void> {
   const { flow, document, task } = step;
-  if (task.type === 'sign') throw new AppError('SIGNING_NOT_AVAILABLE');
-  if (task.type !== action) throw new AppError('TASK_TYPE_MISMATCH');
-  assertScanAllowsUse(await latestVersion(trx, document.id));
   const now = deps.clock.now();
   await trx('tasks')
     .where({ id: task.id })
@@ -46,16 +62,14 @@ export async function executeTask(
       updated_at: now,
       lock_version: trx.raw('lock_version + 1'),
     });
-  const comment = input.comment?.trim() || null;
+  const comment = commentInput?.trim() || null;
   await logTaskStep(
     deps,
     trx,
     actor,
     document,
     { ...STEP[action], at: now, taskId: task.id, reason: comment },
-    {
-      order: task.task_order,
-    },
+    { order: task.task_order, ...details },
   );
   await advanceIfOrderDone(deps, trx, actor, flow, document);
   await touchDocument(trx, document.id, now);

@@ -28,6 +28,9 @@ export interface TaskRow {
   status: TaskStatus;
   completed_by: string | null;
   completed_at: Date | null;
+  /** Sign tasks: the signature type's code (core/signing); null for approve and read. */
+  signature_type: string | null;
+  two_factor: 'none' | 'sms' | 'email';
   lock_version: number;
   created_at: Date;
   updated_at: Date;

@@ -26,6 +26,10 @@ export interface TaskInput {
   assignee: { kind: 'group'; groupId: string } | { kind: 'organization'; organizationId: string };
   required: boolean;
   templateId?: string | null;
+  /** Sign tasks: a registered signature type (default operator). */
+  signatureType?: string | null;
+  /** Sign tasks of business-operator types: a two-factor code before signing. */
+  twoFactor?: 'none' | 'sms' | 'email';
 }
 
 export interface ReplaceTasksInput {
@@ -44,6 +48,7 @@ export async function replaceDocumentTasks(
   const { document, access, actor } = input;
   const tasks = input.tasks as TaskInput[];
   const base = input.pointer ?? '/data/attributes/tasks';
+  const signing = signingOf(deps, tasks, base);
   const planned = await resolvePlan(trx, access, tasks, base);
   const errors = checkTaskPlan(planned, {
     ownerOrganizationId: access.ownerOrganizationId,
@@ -55,7 +60,7 @@ export async function replaceDocumentTasks(
   await trx('tasks').where({ document_id: document.id }).delete();
   const rows = planned.length
     ? ((await trx('tasks')
-        .insert(planned.map((task) => taskRow(document, task, now)))
+        .insert(planned.map((task, i) => ({ ...taskRow(document, task, now), ...signing[i] })))
         .returning('*')) as TaskRow[])
     : [];
   const active = document.status === 'in_progress' && rows.length > 0;
@@ -92,6 +97,37 @@ function taskRow(document: ReplaceTasksInput['document'], task: PlannedTask, now
     created_at: now,
     updated_at: now,
   };
+}
+
+/**
+ * The signature type and two-factor channel of each task: sign tasks default to the business-operator signature;
+ * a type no plugin provides is SIGNATURE_TYPE_UNAVAILABLE; other task types and types that take a PIN accept
+ * neither (VALIDATION_FAILED).
+ */
+function signingOf(
+  deps: CoreDeps,
+  tasks: TaskInput[],
+  base: string,
+): { signature_type: string | null; two_factor: 'none' | 'sms' | 'email' }[] {
+  const errors: FieldError[] = [];
+  const rows = tasks.map((task, i) => {
+    const at = `${base}/${i}`;
+    const twoFactor = task.twoFactor ?? 'none';
+    if (task.type !== 'sign') {
+      if (task.signatureType) errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/signatureType` });
+      if (twoFactor !== 'none') errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/twoFactor` });
+      return { signature_type: null, two_factor: 'none' as const };
+    }
+    const code = task.signatureType ?? 'operator';
+    if (!deps.signatureTypes.has(code)) {
+      errors.push({ code: 'SIGNATURE_TYPE_UNAVAILABLE', pointer: `${at}/signatureType`, params: { type: code } });
+    } else if (twoFactor !== 'none' && !deps.signatureTypes.get(code).allowsTwoFactor) {
+      errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/twoFactor`, detail: `${code} takes no code` });
+    }
+    return { signature_type: code, two_factor: twoFactor };
+  });
+  if (errors.length > 0) throw AppError.invalid(errors);
+  return rows;
 }
 
 /** Resolves every task's assignee and role in the workspace; throws all resolution problems at once. */

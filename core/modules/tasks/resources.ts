@@ -53,6 +53,8 @@ export function taskResource(row: Record<string, any>, scanClean: boolean) {
       completedBy: row.completed_by ? { id: row.completed_by as string, name: row.completed_by_name as string } : null,
       completedAt: row.completed_at ? iso(row.completed_at) : null,
       executableByMe: row.status === 'active' && Boolean(row.mine) && scanClean,
+      signatureType: (row.signature_type as string | null) ?? null,
+      twoFactor: (row.two_factor as 'none' | 'sms' | 'email') ?? 'none',
       lockVersion: row.lock_version as number,
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),

@@ -7,13 +7,14 @@ import type { ApiRouter } from '../../contract/router.ts';
 import { executeOnConnection } from '../../db/index.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { emailConfirmed } from '../signing/email-confirmation.ts';
 
 /**
  * One round trip, prepared once per connection: the user, the organization, its password expiry days and the
  * user's groups (what a workspace is shared with and tasks are assigned to).
  */
 const CURRENT_USER_SQL = `
-  SELECT u.id, u.login_id, u.name, u.email, u.locale, u.is_owner, u.is_admin, u.password_changed_at, u.lock_version,
+  SELECT u.id, u.login_id, u.name, u.email, u.email_confirmed_address, u.locale, u.is_owner, u.is_admin, u.password_changed_at, u.lock_version,
          o.id AS organization_id, o.code, o.name AS organization_name, o.plan, p.expiry_days,
          (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'isGroupAdmin', m.is_group_admin)
                                    ORDER BY g.name), '[]'::json)
@@ -45,6 +46,7 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
             loginId: row.login_id,
             name: row.name,
             email: row.email,
+            emailConfirmed: emailConfirmed(row as { email: string; email_confirmed_address: string | null }),
             locale: row.locale,
             isOwner: row.is_owner,
             isAdmin: row.is_admin,

@@ -1,0 +1,79 @@
+/*
+ * What a signer places on the document (seal image, handwritten drawing, text), checked against the PDF and turned
+ * into the engine's appearances: the page must exist, the rectangle must lie inside the page with its lower-left
+ * corner before its upper-right one, text is at most 3 lines of 7 characters, images must decode.
+ */
+import { PDFDocument } from '@cantoo/pdf-lib';
+import type { Knex } from 'knex';
+import type { FileStore } from '../../files/blob-store.ts';
+import { AppError } from '../../http/errors.ts';
+import { TEXT_MAX_CHARACTERS, TEXT_MAX_LINES } from '../../signing/appearance.ts';
+import type { Appearance } from '../../signing/types.ts';
+
+export interface PlacementInput {
+  kind: 'seal' | 'handwritten' | 'text';
+  page: number;
+  rect: { x1: number; y1: number; x2: number; y2: number };
+  sealImageId?: string;
+  image?: string;
+  lines?: string[];
+}
+
+const DATA_URL = /^data:(image\/(?:png|jpeg|gif));base64,([A-Za-z0-9+/=\s]+)$/;
+
+/** The pages' sizes (MediaBox width and height, in points) of a PDF. */
+export async function pageSizes(pdf: Uint8Array): Promise<{ width: number; height: number }[]> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false, ignoreEncryption: true });
+  return doc.getPages().map((page) => page.getSize());
+}
+
+export async function appearancesOf(
+  db: Knex,
+  files: FileStore,
+  userId: string,
+  pdf: Uint8Array,
+  placements: readonly PlacementInput[],
+): Promise<Appearance[]> {
+  if (placements.length === 0) return [];
+  const sizes = await pageSizes(pdf);
+  const appearances: Appearance[] = [];
+  for (const [i, placement] of placements.entries()) {
+    const at = `/data/attributes/placements/${i}`;
+    const size = sizes[placement.page - 1];
+    if (!size) {
+      throw new AppError('SIGNING_PAGE_NOT_FOUND', {
+        pointer: `${at}/page`,
+        params: { page: placement.page, pages: sizes.length },
+      });
+    }
+    const { x1, y1, x2, y2 } = placement.rect;
+    const inside = x1 >= 0 && y1 >= 0 && x2 <= size.width && y2 <= size.height;
+    if (!(x1 < x2 && y1 < y2) || !inside) {
+      throw new AppError('SIGNING_POSITION_OUT_OF_RANGE', { pointer: `${at}/rect` });
+    }
+    const appearance: Appearance = { page: placement.page, rect: [x1, y1, x2, y2] };
+    if (placement.kind === 'text') {
+      const lines = (placement.lines ?? []).map((line) => line.trim()).filter(Boolean);
+      if (lines.length === 0) throw new AppError('VALIDATION_FAILED', { pointer: `${at}/lines` });
+      if (lines.length > TEXT_MAX_LINES || lines.some((line) => [...line].length > TEXT_MAX_CHARACTERS)) {
+        throw new AppError('SIGNING_TEXT_TOO_LONG', { pointer: `${at}/lines` });
+      }
+      appearance.text = lines;
+    } else if (placement.kind === 'seal') {
+      const seal = placement.sealImageId
+        ? await db('seal_images').where({ id: placement.sealImageId, user_id: userId }).first('sha256', 'content_type')
+        : null;
+      if (!seal) throw new AppError('REFERENCE_NOT_FOUND', { pointer: `${at}/sealImageId` });
+      appearance.image = { bytes: await files.read(seal.sha256 as string), contentType: seal.content_type };
+    } else {
+      const match = DATA_URL.exec(placement.image ?? '');
+      if (!match) throw new AppError('SIGNING_IMAGE_INVALID', { pointer: `${at}/image` });
+      appearance.image = {
+        bytes: Buffer.from(match[2]!, 'base64'),
+        contentType: match[1] as 'image/png' | 'image/jpeg' | 'image/gif',
+      };
+    }
+    appearances.push(appearance);
+  }
+  return appearances;
+}
