@@ -14,8 +14,11 @@
  * response validation are off unless set, so the figures are those of the request path alone.
  *
  * Then the size of the JavaScript the workbench's /login page loads, gzipped, from the production build
- * (bench/web-size.ts, which also runs on its own).
+ * (bench/web-size.ts, which also runs on its own), and last PAdES B-T signing with the real engine: signatures per
+ * second of a 1 MB PDF, wall time and peak RSS of signing a 30 MB one, next to SHA-256 of the same bytes and one raw
+ * RSA-2048 signature (bench/signing.ts, which also runs on its own).
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -111,6 +114,21 @@ function printTable(title: string, targets: Target[], figures: Figures[]): void 
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
+/**
+ * bench/signing.ts in a process of its own, so its RSS figures are those of signing alone and not of the service
+ * (and PGlite) the HTTP load leaves in this one.
+ */
+async function runSigningBench(): Promise<void> {
+  const child = spawn(process.execPath, [...process.execArgv, path.join(import.meta.dirname, 'signing.ts')], {
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`bench/signing.ts exited with ${code}`);
+}
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-'));
   const config = loadConfig({
@@ -178,6 +196,11 @@ main()
   })
   // After the load, so a build of a stale web/dist never competes with the measured server for the CPU.
   .then(() => reportLoginRouteSize())
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .then(() => runSigningBench())
   .catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;

@@ -6,6 +6,7 @@ import { loginCommand } from './commands/auth-login.ts';
 import { logoutCommand } from './commands/auth-logout.ts';
 import { logExportCommand } from './commands/log-export.ts';
 import { logVerifyCommand } from './commands/log-verify.ts';
+import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
 import { mailOutboxCommand } from './commands/mail-outbox.ts';
 import { groupsCsvCommand } from './commands/groups-csv.ts';
 import { usersExportCommand } from './commands/users-export.ts';
@@ -19,6 +20,7 @@ export const COMMANDS: CliCommand[] = [
   logoutCommand,
   logExportCommand,
   logVerifyCommand,
+  ledgerVerifyCommand,
   usersImportCommand,
   usersExportCommand,
   groupsCsvCommand,
@@ -27,7 +29,7 @@ export const COMMANDS: CliCommand[] = [
 /** Builds the `keiyaku` program with each command under its group (`keiyaku mail outbox`). */
 export function buildProgram(commands: CliCommand[] = COMMANDS, output: CliOutput = processOutput): Command {
   const program = new Command('keiyaku')
-    .description('Keiyaku administration: mail, logs and batch edits')
+    .description('Keiyaku administration: mail, logs, the sign record ledger and batch edits')
     .configureOutput({ writeOut: output.out, writeErr: output.err })
     .showHelpAfterError()
     // Usage errors throw (and subcommands inherit this) so main() decides the exit code instead of commander.

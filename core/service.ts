@@ -40,7 +40,9 @@ import { businessFlowRoutes } from './modules/business-flows/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
 import { templateRoutes } from './modules/templates/routes.ts';
 import { taskRoutes } from './modules/tasks/routes.ts';
+import { startRenewalTimer } from './modules/signing/long-term.ts';
 import { signingRoutes } from './modules/signing/routes.ts';
+import { SMS_SEND_JOB } from './signing/sms.ts';
 import { pkiProtocolRoutes } from './signing/http.ts';
 import { type Plugin, PluginHost } from './plugins/index.ts';
 import { mailPlugin } from '../plugins/mail/index.ts';
@@ -148,7 +150,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   await host.start();
   // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.
-  await jobs.start([MAIL_SEND_JOB, DOCUMENT_SCAN_JOB]);
+  await jobs.start([MAIL_SEND_JOB, DOCUMENT_SCAN_JOB, SMS_SEND_JOB]);
+  const stopRenewals = config.runWorkers ? startRenewalTimer(deps) : () => {};
 
   let server: Server | null = null;
   let closing: Promise<void> | null = null;
@@ -173,6 +176,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         }
         // A client that hung up leaves its handler running; let it finish before the database goes away.
         await inFlight.drained(10_000);
+        stopRenewals();
         await jobs.stop();
         await host.stop();
         if (!options.database) await database.close();

@@ -14,7 +14,7 @@ interface VerifyOptions {
   url?: string;
 }
 
-function verifyFile(file: string, output: CliOutput): void {
+export function verifyFile(file: string, output: CliOutput): void {
   if (!existsSync(file)) throw usageError(`no such file: ${file}`);
   let verdict;
   try {
@@ -36,7 +36,7 @@ function verifyFile(file: string, output: CliOutput): void {
   );
 }
 
-async function verifyOnServer(options: VerifyOptions, output: CliOutput): Promise<void> {
+export async function verifyOnServer(options: VerifyOptions, output: CliOutput): Promise<void> {
   const what = options.ledger ? 'sign record ledger' : 'operation log';
   await withApi({ url: options.url }, async (session) => {
     const result = options.ledger

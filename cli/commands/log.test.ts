@@ -79,6 +79,13 @@ describe('keiyaku log export / verify', () => {
     expect(run.out).toContain('Saved the sign record ledger');
     expect(readFileSync(file('ledger.csv'), 'utf8')).toContain(',party,');
     expect((await runCli(['log', 'verify', '--file', file('ledger.csv')], env())).exitCode).toBe(0);
+    const ledger = await runCli(['ledger', 'verify', '--file', file('ledger.csv')], env());
+    expect([ledger.exitCode, ledger.out]).toEqual([0, expect.stringContaining('sign record ledger intact')]);
+    const online = await runCli(['ledger', 'verify'], env());
+    expect([online.exitCode, online.out]).toEqual([0, expect.stringContaining('sign record ledger chain intact')]);
+    const csv = readFileSync(file('ledger.csv'), 'utf8');
+    writeFileSync(file('tampered.csv'), csv.replace('山田 太郎', '山田 次郎'));
+    expect((await runCli(['ledger', 'verify', '--file', file('tampered.csv')], env())).exitCode).toBe(4);
   });
 
   it("export shows the API's refusal of a range over 31 days in the user's language and exits 1", async () => {

@@ -1857,6 +1857,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/long-term-documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bulk re-verification report of the organization's long-term (B-LTA) documents (administrators).
+         * @description Re-verifies the latest version of every document holding a long-term signature and lists, per document, whether
+         *     all its signatures are intact, the last document timestamp, when its TSA certificate expires and the next
+         *     renewal date (that expiry minus SIGNING_RENEWAL_MARGIN_DAYS). The verdict is recorded on the document.
+         */
+        get: operations["listLongTermDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/long-term-documents/renewals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew now every long-term document of the organization that is due (administrators).
+         * @description The service also does this by itself every hour. Each due document gets fresh validation data and a new
+         *     document timestamp as an incremental update (a new version); a failure is recorded on the document and
+         *     retried at the next run.
+         */
+        post: operations["renewLongTermDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/signatures/verify": {
         parameters: {
             query?: never;
@@ -4001,6 +4045,47 @@ export interface components {
                     padesLevel: "B-T" | "B-LT" | "B-LTA" | "document-timestamp";
                 };
             }[];
+        };
+        LongTermDocumentList: {
+            data: {
+                /** @constant */
+                type: "LongTermDocument";
+                /**
+                 * Format: uuid
+                 * @description The document's id.
+                 */
+                id: string;
+                attributes: {
+                    documentName: string;
+                    /** @description The version verified (the latest). */
+                    version: number;
+                    /** @description Every signature and timestamp of that version is intact. */
+                    valid: boolean;
+                    signatures: number;
+                    /** Format: date-time */
+                    lastTimestampAt: string;
+                    /** Format: date-time */
+                    timestampNotAfter: string;
+                    /** Format: date-time */
+                    nextRenewalAt: string;
+                    renewalFailures: number;
+                    lastError: string | null;
+                };
+            }[];
+        };
+        LongTermRenewalResult: {
+            data: {
+                /** @constant */
+                type: "LongTermRenewal";
+                attributes: {
+                    renewed: string[];
+                    failed: {
+                        /** Format: uuid */
+                        documentId: string;
+                        error: string;
+                    }[];
+                };
+            };
         };
         SignatureVerifyForm: {
             /**
@@ -7643,6 +7728,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7673,6 +7759,52 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listLongTermDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per long-term document, soonest renewal first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LongTermDocumentList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    renewLongTermDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was renewed and what failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LongTermRenewalResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     verifySignatures: {
         parameters: {
             query?: never;
@@ -7696,6 +7828,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
@@ -7721,6 +7854,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7747,6 +7881,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
@@ -7769,6 +7904,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
         };
@@ -7792,6 +7928,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7818,6 +7955,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
@@ -7842,6 +7980,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
         };
@@ -7865,6 +8004,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7891,6 +8031,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
@@ -7920,6 +8061,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
         };
@@ -7943,6 +8085,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
         };
@@ -7964,6 +8107,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
         };
     };

@@ -407,6 +407,22 @@ describe('timestamp and long-term types', () => {
       new Date(scheduled.timestamp_not_after).getTime(),
     );
     expect(pdfsig(await latestPdf(app, documentId)).validations[1]).toBe('Signature is Valid.');
+
+    const listed = await app.api.call('listLongTermDocuments', { token: w.ownerA.token });
+    const mine = listed.body.data.find((d: any) => d.id === documentId);
+    expect(mine.attributes).toMatchObject({ valid: true, signatures: 3, renewalFailures: 0 });
+    expect((await app.api.call('listLongTermDocuments', { token: w.userA1.token })).status).toBe(403);
+    // Due: the renewal margin before the TSA certificate's expiry has come.
+    await knex()('long_term_documents').where({ document_id: documentId }).update({ next_renewal_at: new Date(0) });
+    const renewed = await app.api.call('renewLongTermDocuments', { token: w.ownerA.token });
+    expect(renewed.body.data.attributes).toEqual({ renewed: [documentId], failed: [] });
+    const latest = await knex()('document_versions').where({ document_id: documentId }).orderBy('version', 'desc').first();
+    expect([latest.kind, latest.pades_level]).toEqual(['ltv', 'B-LTA']);
+    const after = await app.api.call('getDocumentSignatures', { token: w.ownerA.token, params: { documentId } });
+    expect(after.body.data.attributes.allIntact).toBe(true);
+    expect(after.body.data.attributes.signatures).toHaveLength(4);
+    const row = await knex()('long_term_documents').where({ document_id: documentId }).first();
+    expect(new Date(row.next_renewal_at).getTime()).toBeGreaterThan(Date.now());
   });
 
   it('plans refuse a signature type on other tasks and a code on types that take a PIN', async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../core/contract/document.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { seedBusinessFlow } from '../helpers/business-flows.ts';
-import { uploadPdf } from '../helpers/documents.ts';
+import { callMultipart, uploadPdf } from '../helpers/documents.ts';
+import { sealPng } from '../helpers/signing.ts';
 import { corporateNumber } from '../helpers/workspaces.ts';
 import {
   type AdminSession,
@@ -177,6 +178,15 @@ const FOREIGN_CALLS: Record<
     params: { taskId: foreign.taskId! },
     body: { data: { type: 'TaskCancel', attributes: { reason: '乗っ取り' } } },
   }),
+  signTask: () => ({
+    params: { taskId: foreign.taskId! },
+    body: { data: { type: 'TaskSignature', attributes: {} } },
+  }),
+  requestSigningCode: () => ({ params: { taskId: foreign.taskId! } }),
+  getDocumentSignatures: () => ({ params: { documentId: foreign.documentId! } }),
+  removeMyAgent: () => ({ params: { agentId: foreign.agentId! } }),
+  getMySealImageContent: () => ({ params: { sealImageId: foreign.sealImageId! } }),
+  deleteMySealImage: () => ({ params: { sealImageId: foreign.sealImageId! } }),
 };
 
 /** Path parameters that are not ids of organization-owned rows (mail template kind and language). */
@@ -312,6 +322,20 @@ beforeAll(async () => {
   expect(flowTemplate.status).toBe(201);
   foreign.businessFlowTemplateId = flowTemplate.body.data.id;
   markers.push('B社の契約書テンプレート', 'B社の取引テンプレート');
+  // Signing: B's admin keeps a seal image and has B's user as an agent.
+  const sealForm = new FormData();
+  sealForm.set('file', new Blob([sealPng()]), 'b-seal.png');
+  sealForm.set('name', 'B社の角印');
+  const seal = await callMultipart(app, 'createMySealImage', { token: b.token, form: sealForm });
+  expect(seal.status).toBe(201);
+  foreign.sealImageId = seal.body.data.id;
+  const agent = await app.api.call('addMyAgent', {
+    token: b.token,
+    body: { data: { type: 'Agent', attributes: { userId: foreign.userId } } },
+  });
+  expect(agent.status).toBe(201);
+  foreign.agentId = agent.body.data.id;
+  markers.push('B社の角印');
   const user = await app.api.call('getUser', { token: b.token, params: { userId: foreign.userId } });
   markers.push(
     ...Object.values(foreign),

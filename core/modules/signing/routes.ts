@@ -24,6 +24,7 @@ import {
 } from './e-certificates.ts';
 import { confirmEmail, requestEmailConfirmation } from './email-confirmation.ts';
 import { createSealImage, deleteSealImage, SEAL_IMAGE_MAXIMUM, sealImageResource } from './seal-images.ts';
+import { longTermReport, renewDue } from './long-term.ts';
 import { signTask } from './sign-task.ts';
 
 export function verificationBody(report: VerificationReport) {
@@ -88,6 +89,14 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
     await inspectUpload(file.bytes, { fileName: file.fileName, allowed: UPLOAD_LIMITS.verification.allowed });
     return { body: verificationBody(await deps.signing.verify(new Uint8Array(file.bytes))) };
   });
+
+  api.operation('listLongTermDocuments', { permission: 'logs:download' }, async ({ principal }) => ({
+    body: await longTermReport(deps, knex, principal.organizationId),
+  }));
+
+  api.operation('renewLongTermDocuments', { permission: 'organization:manage' }, async ({ principal }) => ({
+    body: { data: { type: 'LongTermRenewal' as const, attributes: await renewDue(deps, principal.organizationId) } },
+  }));
 
   // ---- seal images ----
   api.operation('listMySealImages', async ({ principal }) => {

@@ -24,6 +24,7 @@ import { recordUsage } from '../usage/counters.ts';
 import { checkSigningCode, consumeSigningCode } from './codes.ts';
 import { assertAgentOf, openECertificate } from './e-certificates.ts';
 import { emailConfirmed } from './email-confirmation.ts';
+import { scheduleOf } from './long-term.ts';
 import { appearancesOf, type PlacementInput } from './placements.ts';
 
 export interface SignTaskInput {
@@ -202,16 +203,7 @@ async function scheduleRenewal(
   timestampAt: Date,
   notAfter: Date,
 ): Promise<void> {
-  const margin = deps.config.signing.renewalMarginDays * 24 * 3600_000;
-  const row = {
-    organization_id: step.document.organization_id,
-    last_timestamp_at: timestampAt,
-    timestamp_not_after: notAfter,
-    next_renewal_at: new Date(notAfter.getTime() - margin),
-    renewal_failures: 0,
-    last_error: null,
-    updated_at: deps.clock.now(),
-  };
+  const row = { organization_id: step.document.organization_id, ...scheduleOf(deps, timestampAt, notAfter, deps.clock.now()) };
   await trx('long_term_documents')
     .insert({ document_id: step.document.id, ...row })
     .onConflict('document_id')

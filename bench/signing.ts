@@ -1,0 +1,338 @@
+/**
+ * PAdES B-T signing with the real engine (signPdf of core/signing/pades.ts), no database: part of `npm run bench`,
+ * or on its own with `node --import tsx bench/signing.ts`.
+ *
+ * The signer's and the TSA's RSA-2048 keys and self-signed certificates are made with `openssl req -x509` in a
+ * temporary folder; the TSA is the built-in one (localTimestampAuthority), answering in-process, so a signature is
+ * two RSA-2048 private-key operations (signer, then TSA) plus everything around them. Measures
+ *   throughput   the same ~1 MB, 50-page PDF signed BENCH_SIGNATURES (20) times in a row, after one warm-up;
+ *   memory       one signature of a ~BENCH_SIGN_LARGE_MB (30) MB, 50-page PDF: wall time, and the process RSS
+ *                before and at its peak, sampled every 10 ms by a worker thread (so the synchronous parts of the
+ *                signing, which block this thread's event loop, are sampled too);
+ *   references   SHA-256 of the same 1 MB and 30 MB bytes, and one raw RSA-2048 signature (node:crypto, SHA-256
+ *                over 32 bytes), so the reader sees what the engine adds.
+ * The PDFs get their size from one random-pixel (incompressible) RGB image per page, stored without a filter.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, createPrivateKey, type KeyObject, randomBytes, sign, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from '@cantoo/pdf-lib';
+import { softwareKey } from '../core/signing/keys.ts';
+import { signPdf } from '../core/signing/pades.ts';
+import { localTimestampAuthority } from '../core/signing/tsa.ts';
+import type { SignPdfInput } from '../core/signing/types.ts';
+
+function intFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+const SIGNATURES = intFromEnv('BENCH_SIGNATURES', 20, 1);
+const LARGE_MB = intFromEnv('BENCH_SIGN_LARGE_MB', 30, 1);
+const MB = 1024 * 1024;
+const PAGES = 50;
+const HASH_RUNS = { small: 50, large: 5 };
+const RSA_RUNS = 200;
+
+interface KeyPair {
+  privateKey: KeyObject;
+  certificate: Uint8Array;
+  notAfter: Date;
+}
+
+/** An RSA-2048 key and its self-signed certificate, from `openssl req -x509`. */
+function opensslKeyPair(dir: string, name: string, subject: string, extensions: string[]): KeyPair {
+  const keyFile = path.join(dir, `${name}.key.pem`);
+  const certificateFile = path.join(dir, `${name}.cert.pem`);
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '30'],
+      ...['-keyout', keyFile, '-out', certificateFile, '-subj', subject],
+      ...extensions.flatMap((extension) => ['-addext', extension]),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const certificate = new X509Certificate(readFileSync(certificateFile));
+  return {
+    privateKey: createPrivateKey(readFileSync(keyFile)),
+    certificate: new Uint8Array(certificate.raw),
+    notAfter: new Date(certificate.validTo),
+  };
+}
+
+/** A PDF of `pages` A4 pages of about `bytes` in all: a line of text and a random-pixel image on each page. */
+async function buildPdf(bytes: number, pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const width = 256;
+  // About 600 bytes a page go to the page, its text and the image's dictionary.
+  const height = Math.max(1, Math.round((bytes / pages - 600) / (width * 3)));
+  for (let n = 1; n <= pages; n += 1) {
+    const page = doc.addPage([595.28, 841.89]);
+    page.drawText(`Keiyaku signing bench - page ${n}`, { x: 50, y: 780, size: 14, font });
+    const image = doc.context.register(
+      doc.context.stream(randomBytes(width * height * 3), {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: width,
+        Height: height,
+        ColorSpace: 'DeviceRGB',
+        BitsPerComponent: 8,
+      }),
+    );
+    const name = page.node.newXObject('Noise', image);
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(495, 0, 0, 680, 50, 60),
+      drawObject(name),
+      popGraphicsState(),
+    );
+  }
+  doc.setCreationDate(new Date('2026-01-01T00:00:00Z'));
+  doc.setModificationDate(new Date('2026-01-01T00:00:00Z'));
+  return doc.save({ useObjectStreams: false });
+}
+
+/** Milliseconds of each of `runs` sequential calls. */
+async function timeRuns(runs: number, fn: () => unknown): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+// RSS is the process's, so a worker sees it while the signing blocks the main thread's event loop. Plain JavaScript
+// and no tsx loader (execArgv: []), so the sampler itself stays small.
+const SAMPLER = `
+const { parentPort } = require('node:worker_threads');
+let peak = process.memoryUsage.rss();
+let samples = 1;
+const timer = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage.rss());
+  samples += 1;
+}, 10);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  parentPort.postMessage({ peak: Math.max(peak, process.memoryUsage.rss()), samples: samples + 1 });
+});
+parentPort.postMessage('ready');
+`;
+
+// A full collection before the "before" reading, so the garbage of building the input is not in it and cannot be
+// reused, unseen, by the signing. --expose-gc set at run time takes effect in a new context.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+interface MemoryFigures {
+  wallMs: number;
+  rssBefore: number;
+  rssPeak: number;
+  samples: number;
+}
+
+/** Wall time of `fn`, with the process RSS just before it (after a full GC) and at its peak (sampled every 10 ms). */
+async function measureMemory(fn: () => Promise<unknown>): Promise<MemoryFigures> {
+  const worker = new Worker(SAMPLER, { eval: true, execArgv: [] });
+  try {
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    collectGarbage();
+    collectGarbage();
+    const rssBefore = process.memoryUsage.rss();
+    const start = performance.now();
+    await fn();
+    const wallMs = performance.now() - start;
+    const peak = new Promise<{ peak: number; samples: number }>((resolve) => worker.once('message', resolve));
+    worker.postMessage('stop');
+    const sampled = await peak;
+    return { wallMs, rssBefore, rssPeak: Math.max(sampled.peak, rssBefore), samples: sampled.samples };
+  } finally {
+    await worker.terminate();
+  }
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const mean = (values: number[]) => sum(values) / values.length;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+export interface SigningFigures {
+  small: { bytes: number; signMs: number[]; hashMs: number[] };
+  large: { bytes: number; sign: MemoryFigures; hashMs: number[] };
+  rsaMs: number[];
+}
+
+/** Makes the keys and PDFs, then runs every measurement; takes ~10-20 s on a laptop-class CPU. */
+export async function measureSigning(): Promise<SigningFigures> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'keiyaku-bench-signing-'));
+  try {
+    const signer = opensslKeyPair(dir, 'signer', '/CN=Keiyaku Bench Signer/O=Keiyaku/C=JP', [
+      'keyUsage=critical,digitalSignature,nonRepudiation',
+    ]);
+    const tsaKey = opensslKeyPair(dir, 'tsa', '/CN=Keiyaku Bench TSA/O=Keiyaku/C=JP', [
+      'extendedKeyUsage=critical,timeStamping',
+    ]);
+    const serviceKey = { purpose: 'local-tsa' as const, ...tsaKey, chain: [] };
+    const base: Omit<SignPdfInput, 'pdf'> = {
+      key: softwareKey({ privateKey: signer.privateKey, certificate: signer.certificate }),
+      level: 'B-T',
+      signerName: 'Keiyaku Bench Signer',
+      claimedTime: new Date(),
+      tsa: localTimestampAuthority(
+        async () => serviceKey,
+        () => new Date(),
+      ),
+    };
+    const signBT = async (pdf: Uint8Array) => {
+      const result = await signPdf({ ...base, pdf });
+      if (!result.timestampTime || result.pdf.length <= pdf.length)
+        throw new Error('signPdf returned no B-T signature');
+      return result;
+    };
+    const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+
+    console.log(`Signing: ${SIGNATURES} B-T signatures of a 1 MB, ${PAGES}-page PDF ...`);
+    const small = await buildPdf(MB, PAGES);
+    await signBT(small); // warm-up: module loading, JIT, the first font and ASN.1 schemas
+    const signMs = await timeRuns(SIGNATURES, () => signBT(small));
+    const smallHashMs = await timeRuns(HASH_RUNS.small, () => hash(small));
+    const digest = randomBytes(32);
+    sign('sha256', digest, signer.privateKey);
+    const rsaMs = await timeRuns(RSA_RUNS, () => sign('sha256', digest, signer.privateKey));
+
+    console.log(`Signing: one B-T signature of a ${LARGE_MB} MB, ${PAGES}-page PDF, RSS sampled every 10 ms ...`);
+    const large = await buildPdf(LARGE_MB * MB, PAGES);
+    const largeHashMs = await timeRuns(HASH_RUNS.large, () => hash(large));
+    const largeSign = await measureMemory(() => signBT(large));
+    return {
+      small: { bytes: small.length, signMs, hashMs: smallHashMs },
+      large: { bytes: large.length, sign: largeSign, hashMs: largeHashMs },
+      rsaMs,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const megabytes = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+const number = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ms = (value: number) => `${number(value, value < 10 ? 2 : value < 100 ? 1 : 0)} ms`;
+const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
+
+export function formatSigning(figures: SigningFigures): string {
+  const { small, large, rsaMs } = figures;
+  const smallSign = mean(small.signMs);
+  const rsa = mean(rsaMs);
+  const smallHash = mean(small.hashMs);
+  const largeHash = mean(large.hashMs);
+  const largeSign = large.sign.wallMs;
+  const smallInput = `${megabytes(small.bytes)} · ${PAGES} pages`;
+  const largeInput = `${megabytes(large.bytes)} · ${PAGES} pages`;
+  const rows: string[][] = [
+    ['operation', 'input', 'runs', 'mean', 'median', 'per second', 'of its B-T signature'],
+    [
+      'signPdf B-T (local TSA)',
+      smallInput,
+      String(small.signMs.length),
+      ms(smallSign),
+      ms(median(small.signMs)),
+      `${number(small.signMs.length / (sum(small.signMs) / 1000), 1)} sig/s`,
+      '',
+    ],
+    [
+      'SHA-256',
+      megabytes(small.bytes),
+      String(small.hashMs.length),
+      ms(smallHash),
+      ms(median(small.hashMs)),
+      `${number(small.bytes / MB / (smallHash / 1000))} MB/s`,
+      share(smallHash, smallSign),
+    ],
+    [
+      'RSA-2048 sign (SHA-256, 32 bytes)',
+      '32 bytes',
+      String(rsaMs.length),
+      ms(rsa),
+      ms(median(rsaMs)),
+      `${number(1000 / rsa)} sig/s`,
+      `${share(2 * rsa, smallSign)} (×2: signer + TSA)`,
+    ],
+    ['signPdf B-T (local TSA)', largeInput, '1', ms(largeSign), '', `${number(1000 / largeSign, 2)} sig/s`, ''],
+    [
+      'SHA-256',
+      megabytes(large.bytes),
+      String(large.hashMs.length),
+      ms(largeHash),
+      ms(median(large.hashMs)),
+      `${number(large.bytes / MB / (largeHash / 1000))} MB/s`,
+      share(largeHash, largeSign),
+    ],
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('   ')
+      .trimEnd();
+  const cpus = os.cpus();
+  const { rssBefore, rssPeak, samples } = large.sign;
+  const rest = (sign: number, hash: number) => ms(Math.max(0, sign - hash - 2 * rsa));
+  return [
+    '',
+    `PAdES B-T signing (RSA-2048 software keys, built-in TSA in-process, sequential, after 1 warm-up signature)` +
+      ` · Node ${process.version} · ${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}`,
+    line(rows[0]!),
+    widths.map((w) => '-'.repeat(w)).join('   '),
+    ...rows.slice(1, 4).map(line),
+    widths.map((w) => '-'.repeat(w)).join('   '),
+    ...rows.slice(4).map(line),
+    '',
+    `${megabytes(large.bytes)} B-T signature: ${ms(largeSign)} wall; RSS ${megabytes(rssBefore)} before, ` +
+      `${megabytes(rssPeak)} at peak (+${megabytes(rssPeak - rssBefore)}, ` +
+      `${number((rssPeak - rssBefore) / large.bytes, 1)}× the input; ${samples} samples every 10 ms)`,
+    `Beyond SHA-256 of the file and two RSA-2048 signatures, a B-T signature spends ${rest(smallSign, smallHash)} ` +
+      `(${megabytes(small.bytes)}) and ${rest(largeSign, largeHash)} (${megabytes(large.bytes)}) ` +
+      'in PDF parsing, the incremental save, CMS and timestamp encoding and checks',
+  ].join('\n');
+}
+
+/** Measures, then prints the table. */
+export async function reportSigning(): Promise<SigningFigures> {
+  const figures = await measureSigning();
+  console.log(formatSigning(figures));
+  return figures;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  reportSigning().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,158 @@
+/*
+ * Long-term (B-LTA) documents: before the last document timestamp's TSA certificate expires, the document gets fresh
+ * validation data and a new document timestamp (an incremental update stored as a new version, kind 'ltv'). The
+ * service runs the due renewals every hour; administrators can run them at once and read a re-verification report.
+ */
+import type { Knex } from 'knex';
+import type { CoreDeps } from '../../deps.ts';
+import { latestVersion } from '../../files/scan.ts';
+import { extendToLta } from '../../signing/pades.ts';
+
+interface LongTermRow {
+  document_id: string;
+  organization_id: string;
+  last_timestamp_at: Date;
+  timestamp_not_after: Date;
+  next_renewal_at: Date;
+  renewal_failures: number;
+  last_error: string | null;
+}
+
+/** Renews one document in its own transaction; returns the error message when it failed (recorded on the row). */
+async function renewOne(deps: CoreDeps, documentId: string): Promise<string | null> {
+  try {
+    await deps.knex.transaction(async (trx) => {
+      const row = (await trx('long_term_documents').where({ document_id: documentId }).forUpdate().first()) as
+        | LongTermRow
+        | undefined;
+      if (!row) return;
+      const document = await trx('documents').where({ id: documentId }).forUpdate().first();
+      const version = await latestVersion(trx, documentId);
+      const pdf = new Uint8Array(await deps.files.read(version.sha256));
+      const renewed = await extendToLta(pdf, deps.signing.tsa, deps.signing.revocation);
+      const stored = await deps.files.put(Buffer.from(renewed.pdf));
+      const now = deps.clock.now();
+      await trx('document_versions').insert({
+        organization_id: row.organization_id,
+        document_id: documentId,
+        version: version.version + 1,
+        file_name: version.file_name,
+        content_type: 'application/pdf',
+        size_bytes: stored.size,
+        sha256: stored.sha256,
+        page_count: version.page_count,
+        scan_status: 'clean',
+        scan_engine: 'keiyaku-signing',
+        scan_detail: `long-term renewal of version ${version.version}`,
+        scanned_at: now,
+        uploaded_by: null,
+        created_at: now,
+        kind: 'ltv',
+        pades_level: 'B-LTA',
+      });
+      await trx('long_term_documents')
+        .where({ document_id: documentId })
+        .update(scheduleOf(deps, renewed.genTime, renewed.notAfter, now));
+      await deps.oplog.append(trx, null, {
+        action: 'document.long_term_renewed',
+        organizationId: row.organization_id,
+        targetType: 'document',
+        targetId: document.id,
+        details: { version: version.version + 1, sha256: stored.sha256, timestampNotAfter: renewed.notAfter.toISOString() },
+      });
+    });
+    return null;
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    await deps.knex('long_term_documents')
+      .where({ document_id: documentId })
+      .update({ renewal_failures: deps.knex.raw('renewal_failures + 1'), last_error: message, updated_at: deps.clock.now() });
+    deps.logger.warn({ err: error, documentId }, 'long-term renewal failed');
+    return message;
+  }
+}
+
+/** The row's schedule after a (new) document timestamp. */
+export function scheduleOf(deps: CoreDeps, timestampAt: Date, notAfter: Date, now: Date) {
+  const margin = deps.config.signing.renewalMarginDays * 24 * 3600_000;
+  return {
+    last_timestamp_at: timestampAt,
+    timestamp_not_after: notAfter,
+    next_renewal_at: new Date(notAfter.getTime() - margin),
+    renewal_failures: 0,
+    last_error: null,
+    updated_at: now,
+  };
+}
+
+/** Renews every due document (of one organization, or all); returns what was renewed and what failed. */
+export async function renewDue(
+  deps: CoreDeps,
+  organizationId: string | null,
+): Promise<{ renewed: string[]; failed: { documentId: string; error: string }[] }> {
+  const query = deps
+    .knex('long_term_documents')
+    .where('next_renewal_at', '<=', deps.clock.now())
+    .orderBy('next_renewal_at')
+    .limit(500)
+    .pluck('document_id');
+  if (organizationId) query.where({ organization_id: organizationId });
+  const due = (await query) as string[];
+  const result = { renewed: [] as string[], failed: [] as { documentId: string; error: string }[] };
+  for (const documentId of due) {
+    const error = await renewOne(deps, documentId);
+    if (error) result.failed.push({ documentId, error });
+    else result.renewed.push(documentId);
+  }
+  return result;
+}
+
+/** Re-verifies each long-term document's latest version and records the verdict; soonest renewal first. */
+export async function longTermReport(deps: CoreDeps, db: Knex, organizationId: string) {
+  const rows = (await db('long_term_documents as l')
+    .join('documents as d', 'd.id', 'l.document_id')
+    .where('l.organization_id', organizationId)
+    .orderBy('l.next_renewal_at')
+    .select('l.*', 'd.name as document_name')) as (LongTermRow & { document_name: string })[];
+  const data = [];
+  for (const row of rows) {
+    const version = await latestVersion(db, row.document_id);
+    const report = await deps.signing.verify(new Uint8Array(await deps.files.read(version.sha256)));
+    const valid = report.allIntact && report.unsignedTrailingBytes === 0;
+    await db('long_term_documents')
+      .where({ document_id: row.document_id })
+      .update({ last_verified_at: deps.clock.now(), last_verified_valid: valid });
+    data.push({
+      type: 'LongTermDocument' as const,
+      id: row.document_id,
+      attributes: {
+        documentName: row.document_name,
+        version: version.version,
+        valid,
+        signatures: report.signatures.length,
+        lastTimestampAt: new Date(row.last_timestamp_at).toISOString(),
+        timestampNotAfter: new Date(row.timestamp_not_after).toISOString(),
+        nextRenewalAt: new Date(row.next_renewal_at).toISOString(),
+        renewalFailures: row.renewal_failures,
+        lastError: row.last_error,
+      },
+    });
+  }
+  return { data };
+}
+
+/** Runs the due renewals every hour while the service runs workers. */
+export function startRenewalTimer(deps: CoreDeps, everyMs = 3600_000): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    renewDue(deps, null)
+      .catch((error) => deps.logger.error({ err: error }, 'long-term renewal run failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
