@@ -14,7 +14,10 @@ export const ledgerVerifyCommand: CliCommand = {
       group
         .command('verify')
         .description('Check the sign record ledger hash chain (exit 4 and the first bad row when broken)')
-        .option('--file <file>', 'verify a CSV from `keiyaku log export --ledger` offline instead of asking the server'),
+        .option(
+          '--file <file>',
+          'verify a CSV from `keiyaku log export --ledger` offline instead of asking the server',
+        ),
     ).action(async (options: { file?: string; url?: string }) => {
       if (options.file) verifyFile(options.file, output);
       else await verifyOnServer({ ...options, ledger: true }, output);

@@ -413,10 +413,15 @@ describe('timestamp and long-term types', () => {
     expect(mine.attributes).toMatchObject({ valid: true, signatures: 3, renewalFailures: 0 });
     expect((await app.api.call('listLongTermDocuments', { token: w.userA1.token })).status).toBe(403);
     // Due: the renewal margin before the TSA certificate's expiry has come.
-    await knex()('long_term_documents').where({ document_id: documentId }).update({ next_renewal_at: new Date(0) });
+    await knex()('long_term_documents')
+      .where({ document_id: documentId })
+      .update({ next_renewal_at: new Date(0) });
     const renewed = await app.api.call('renewLongTermDocuments', { token: w.ownerA.token });
     expect(renewed.body.data.attributes).toEqual({ renewed: [documentId], failed: [] });
-    const latest = await knex()('document_versions').where({ document_id: documentId }).orderBy('version', 'desc').first();
+    const latest = await knex()('document_versions')
+      .where({ document_id: documentId })
+      .orderBy('version', 'desc')
+      .first();
     expect([latest.kind, latest.pades_level]).toEqual(['ltv', 'B-LTA']);
     const after = await app.api.call('getDocumentSignatures', { token: w.ownerA.token, params: { documentId } });
     expect(after.body.data.attributes.allIntact).toBe(true);

@@ -23,8 +23,7 @@ async function renewOne(deps: CoreDeps, documentId: string): Promise<string | nu
   try {
     await deps.knex.transaction(async (trx) => {
       const row = (await trx('long_term_documents').where({ document_id: documentId }).forUpdate().first()) as
-        | LongTermRow
-        | undefined;
+        LongTermRow | undefined;
       if (!row) return;
       const document = await trx('documents').where({ id: documentId }).forUpdate().first();
       const version = await latestVersion(trx, documentId);
@@ -58,15 +57,24 @@ async function renewOne(deps: CoreDeps, documentId: string): Promise<string | nu
         organizationId: row.organization_id,
         targetType: 'document',
         targetId: document.id,
-        details: { version: version.version + 1, sha256: stored.sha256, timestampNotAfter: renewed.notAfter.toISOString() },
+        details: {
+          version: version.version + 1,
+          sha256: stored.sha256,
+          timestampNotAfter: renewed.notAfter.toISOString(),
+        },
       });
     });
     return null;
   } catch (error) {
     const message = (error as Error).message ?? String(error);
-    await deps.knex('long_term_documents')
+    await deps
+      .knex('long_term_documents')
       .where({ document_id: documentId })
-      .update({ renewal_failures: deps.knex.raw('renewal_failures + 1'), last_error: message, updated_at: deps.clock.now() });
+      .update({
+        renewal_failures: deps.knex.raw('renewal_failures + 1'),
+        last_error: message,
+        updated_at: deps.clock.now(),
+      });
     deps.logger.warn({ err: error, documentId }, 'long-term renewal failed');
     return message;
   }

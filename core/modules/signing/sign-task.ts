@@ -203,7 +203,10 @@ async function scheduleRenewal(
   timestampAt: Date,
   notAfter: Date,
 ): Promise<void> {
-  const row = { organization_id: step.document.organization_id, ...scheduleOf(deps, timestampAt, notAfter, deps.clock.now()) };
+  const row = {
+    organization_id: step.document.organization_id,
+    ...scheduleOf(deps, timestampAt, notAfter, deps.clock.now()),
+  };
   await trx('long_term_documents')
     .insert({ document_id: step.document.id, ...row })
     .onConflict('document_id')
