@@ -29,10 +29,17 @@ export const OID = {
 
 const HASH_OF_OID: Record<string, string> = { [OID.sha256]: 'sha256', [OID.sha384]: 'sha384', [OID.sha512]: 'sha512' };
 
+/** The bytes as an ArrayBuffer of their own (what pkijs, @peculiar/x509 and fetch take as BufferSource). */
+export function arrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes.buffer
+    : new Uint8Array(bytes).buffer; // a copy: Buffer.slice would share (and expose) Node's whole buffer pool
+}
+
 export const sha256 = (data: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(data).digest());
 
 export function parseCertificate(der: Uint8Array): pkijs.Certificate {
-  return pkijs.Certificate.fromBER(der);
+  return pkijs.Certificate.fromBER(arrayBuffer(der));
 }
 
 function attribute(type: string, value: asn1js.AsnType): pkijs.Attribute {
@@ -135,7 +142,7 @@ export function addSignatureTimestamp(cmsDer: Uint8Array, tokenDer: Uint8Array):
 }
 
 export function parseSignedData(der: Uint8Array): { signedData: pkijs.SignedData } {
-  const contentInfo = pkijs.ContentInfo.fromBER(der);
+  const contentInfo = pkijs.ContentInfo.fromBER(arrayBuffer(der));
   if (contentInfo.contentType !== OID.signedData) throw new Error('not a CMS SignedData');
   return { signedData: new pkijs.SignedData({ schema: contentInfo.content }) };
 }

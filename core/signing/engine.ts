@@ -19,6 +19,11 @@ import { parsePemBundle, type TrustStore, verifyPdf } from './verify.ts';
 
 export interface SigningEngine extends SigningServices {
   pki: LocalPki;
+  /**
+   * Loads (or issues) every key the engine may need, so signing inside a transaction never asks the database for a
+   * connection of its own (the embedded PGlite has exactly one). Cheap once done.
+   */
+  warm(): Promise<void>;
   trust(): Promise<TrustStore>;
   verify(pdf: Uint8Array): Promise<VerificationReport>;
 }
@@ -45,6 +50,9 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
     tsa,
     revocation: revocationSource(pki, signing.tsaTimeoutMs),
     trust,
+    async warm() {
+      await Promise.all([pki.key('local-ca'), pki.key('local-tsa'), this.operatorKey()]);
+    },
     async verify(pdf) {
       return verifyPdf(pdf, await trust());
     },

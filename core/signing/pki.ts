@@ -8,12 +8,13 @@ import { createPrivateKey, type KeyObject, webcrypto, X509Certificate } from 'no
 import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
 import * as x509 from '@peculiar/x509';
 import type { Knex } from 'knex';
+import { arrayBuffer } from './cms.ts';
 import type { Secrets } from './secrets.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+x509.cryptoProvider.set(webcrypto as unknown as ReturnType<typeof x509.cryptoProvider.get>);
 
 const RSA = {
   name: 'RSASSA-PKCS1-v1_5',
@@ -78,12 +79,14 @@ async function issue(
   if (purpose === 'local-tsa')
     extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true));
   if (issuer) {
-    extensions.push(await x509.AuthorityKeyIdentifierExtension.create(new x509.X509Certificate(issuer.certificate)));
+    extensions.push(
+      await x509.AuthorityKeyIdentifierExtension.create(new x509.X509Certificate(arrayBuffer(issuer.certificate))),
+    );
   }
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerial(),
     subject: SUBJECT[purpose],
-    issuer: issuer ? new x509.X509Certificate(issuer.certificate).subject : SUBJECT[purpose],
+    issuer: issuer ? new x509.X509Certificate(arrayBuffer(issuer.certificate)).subject : SUBJECT[purpose],
     notBefore: new Date(now.getTime() - 60_000),
     notAfter: new Date(now.getTime() + VALIDITY_DAYS[purpose] * DAY),
     signingAlgorithm: RSA,
@@ -174,7 +177,7 @@ export class LocalPki {
     const ca = await this.key('local-ca');
     const now = this.now();
     const crl = await x509.X509CrlGenerator.create({
-      issuer: new x509.X509Certificate(ca.certificate).subject,
+      issuer: new x509.X509Certificate(arrayBuffer(ca.certificate)).subject,
       thisUpdate: new Date(now.getTime() - 60_000),
       nextUpdate: new Date(now.getTime() + 7 * DAY),
       entries: [],

@@ -9,10 +9,12 @@ import * as x509 from '@peculiar/x509';
 import { AppError } from '../http/errors.ts';
 import type { LocalPki } from './pki.ts';
 import type { RevocationSource, ValidationData } from './types.ts';
-import { sha256 } from './cms.ts';
+import { arrayBuffer, sha256 } from './cms.ts';
 
 function crlUrls(certificate: Uint8Array): string[] {
-  const extension = new x509.X509Certificate(certificate).getExtension(x509.CRLDistributionPointsExtension);
+  const extension = new x509.X509Certificate(arrayBuffer(certificate)).getExtension(
+    x509.CRLDistributionPointsExtension,
+  );
   const urls: string[] = [];
   for (const point of extension?.distributionPoints ?? []) {
     for (const name of point.distributionPoint?.fullName ?? []) {

@@ -8,7 +8,7 @@ import { randomBytes, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { AppError } from '../http/errors.ts';
-import { buildSignedData, certificateDer, checkSigner, OID, parseSignedData, sha256 } from './cms.ts';
+import { arrayBuffer, buildSignedData, certificateDer, checkSigner, OID, parseSignedData, sha256 } from './cms.ts';
 import { softwareKey } from './keys.ts';
 import type { ServiceKey } from './pki.ts';
 import type { TimestampAuthority, TimestampToken } from './types.ts';
@@ -47,7 +47,7 @@ export async function respondToTimestampRequest(
 ): Promise<Uint8Array> {
   let request: pkijs.TimeStampReq;
   try {
-    request = pkijs.TimeStampReq.fromBER(requestDer);
+    request = pkijs.TimeStampReq.fromBER(arrayBuffer(requestDer));
   } catch {
     return rejection(FAILURE.badDataFormat, 'not a TimeStampReq');
   }
@@ -82,7 +82,7 @@ export async function respondToTimestampRequest(
   });
   const response = new pkijs.TimeStampResp({
     status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
-    timeStampToken: pkijs.ContentInfo.fromBER(der),
+    timeStampToken: pkijs.ContentInfo.fromBER(arrayBuffer(der)),
   });
   return new Uint8Array(response.toSchema().toBER(false));
 }
@@ -138,7 +138,7 @@ export function acceptTimestampResponse(
 ): TimestampToken {
   let response: pkijs.TimeStampResp;
   try {
-    response = pkijs.TimeStampResp.fromBER(responseDer);
+    response = pkijs.TimeStampResp.fromBER(arrayBuffer(responseDer));
   } catch {
     throw new AppError('TSA_RESPONSE_INVALID', { detail: 'not a TimeStampResp' });
   }
@@ -208,7 +208,7 @@ export function httpTimestampAuthority(url: string, timeoutMs: number): Timestam
         const response = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
-          body: timestampRequest(imprint, nonce),
+          body: arrayBuffer(timestampRequest(imprint, nonce)),
           signal: AbortSignal.timeout(timeoutMs),
         });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -106,6 +106,7 @@ export async function renewDue(
     .pluck('document_id');
   if (organizationId) query.where({ organization_id: organizationId });
   const due = (await query) as string[];
+  if (due.length > 0) await deps.signing.warm();
   const result = { renewed: [] as string[], failed: [] as { documentId: string; error: string }[] };
   for (const documentId of due) {
     const error = await renewOne(deps, documentId);

@@ -107,6 +107,7 @@ export async function signTask(
   taskId: string,
   input: SignTaskInput,
 ): Promise<void> {
+  await deps.signing.warm();
   const { codeId } = await prepare(deps, principal, taskId, input);
   await deps.knex.transaction(async (trx) => {
     const step = await lockStep(trx, principal, taskId);
