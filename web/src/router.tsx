@@ -149,6 +149,16 @@ const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
     () => import('./features/organization/pages/ip-restrictions-page.tsx'),
     'IpRestrictionsPage',
   ),
+  // Each user's own signing settings (see also routes:e-certificates below).
+  'seal-images': lazyRouteComponent(
+    () => import('./features/e-certificates/pages/seal-images-page.tsx'),
+    'SealImagesPage',
+  ),
+  'e-certificate': lazyRouteComponent(
+    () => import('./features/e-certificates/pages/e-certificate-page.tsx'),
+    'ECertificatePage',
+  ),
+  agents: lazyRouteComponent(() => import('./features/e-certificates/pages/agents-page.tsx'), 'AgentsPage'),
 };
 
 /** Settings screens below a section (details, imports), each a lazy route of its own. */
@@ -217,7 +227,7 @@ const routeTree = rootRoute.addChildren([
   publicRoute('/forget-password/reset', lazy.reset, validateResetSearch),
   publicRoute('/initial-password-change', lazy.initial, validatePasswordChangeSearch),
   publicRoute('/expired-password-change', lazy.expired, validatePasswordChangeSearch),
-  publicRoute('/arrival-confirmation', lazy.arrival),
+  publicRoute('/arrival-confirmation', lazy.arrival, validateResetSearch),
   publicRoute('/signup', lazy.signup, validateSignUpSearch),
   guarded.addChildren([
     homeRoute,
@@ -290,7 +300,32 @@ const routeTree = rootRoute.addChildren([
       errorComponent: routeError,
     }),
     // @anchor routes:templates (templates screens insert their routes above this line)
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/documents/$documentId/tasks/$taskId/sign',
+      component: lazyRouteComponent(() => import('./features/signing/pages/sign-task-page.tsx'), 'SignTaskPage'),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/documents/$documentId/signatures',
+      component: lazyRouteComponent(
+        () => import('./features/signing/pages/document-signatures-page.tsx'),
+        'DocumentSignaturesPage',
+      ),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/signatures/verify',
+      component: lazyRouteComponent(
+        () => import('./features/signing/pages/verify-signatures-page.tsx'),
+        'VerifySignaturesPage',
+      ),
+      errorComponent: routeError,
+    }),
     // @anchor routes:signing (signing screen and verification report insert their routes above this line)
+    // The seal image, e-certificate and agent screens are settings sections (SECTION_SCREENS above).
     // @anchor routes:e-certificates (certificate, agent and seal image screens insert their routes above this line)
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
     guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),

@@ -3,7 +3,18 @@
 
 export type TaskType = 'sign' | 'approve' | 'read';
 
-/** One row of the task editor. `assignee` is `group:<id>` or `organization:<id>` ('' while none is chosen). */
+/** How a sign task signs (SignatureTypeCode) and the code asked before it (TwoFactorChannel). */
+export type SignatureType =
+  'party' | 'proxy' | 'advanced' | 'operator' | 'handwritten' | 'seal-image' | 'timestamp' | 'long-term';
+export type TwoFactor = 'none' | 'sms' | 'email';
+
+/** The signature type a sign task gets when none is chosen (the server's default too). */
+export const DEFAULT_SIGNATURE_TYPE: SignatureType = 'operator';
+
+/**
+ * One row of the task editor. `assignee` is `group:<id>` or `organization:<id>` ('' while none is chosen);
+ * `signatureType` and `twoFactor` matter for sign tasks only.
+ */
 export interface TaskRow {
   key: string;
   order: number;
@@ -12,6 +23,8 @@ export interface TaskRow {
   roleId: string;
   required: boolean;
   templateId: string;
+  signatureType?: SignatureType;
+  twoFactor?: TwoFactor;
 }
 
 /** Who the rules need to know about: the caller's organization and the workspace's owner organization. */
@@ -143,6 +156,8 @@ const WIRE_FIELDS: Record<string, keyof TaskRow> = {
   roleId: 'roleId',
   required: 'required',
   templateId: 'templateId',
+  signatureType: 'signatureType',
+  twoFactor: 'twoFactor',
 };
 
 /** Rows renumbered after an edit, keeping parallel tasks together: orders become 1, 2, 3 … in their sort order. */

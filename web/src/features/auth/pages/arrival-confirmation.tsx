@@ -1,19 +1,56 @@
-import { Link } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/errors.ts';
+import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
+import en from '../../../i18n/en/signing.json';
+import ja from '../../../i18n/ja/signing.json';
+import { registerCatalogue } from '../../../i18n/lazy.ts';
+import { confirmEmailQueryOptions } from '../api/confirm-email.ts';
 
-// TODO: the confirmation itself (the link's token, the server call, the confirmed state) comes with the issue that
-// adds e-mail arrival confirmation to the API; until then the route explains what it is for.
-export function ArrivalConfirmationPage() {
-  const { t } = useTranslation('auth');
+registerCatalogue('signing', { ja, en });
+
+const route = getRouteApi('/arrival-confirmation');
+
+/** A refusal of the token itself: unknown, used, expired, or one the contract refuses (too short, too long). */
+function isInvalidLink(error: unknown): boolean {
   return (
-    <PublicFrame title={t('arrivalConfirmation.title')}>
-      <p>{t('arrivalConfirmation.what')}</p>
-      <p className="notice" role="status">
-        {t('arrivalConfirmation.notYet')}
-      </p>
+    error instanceof ApiError &&
+    (error.code === 'EMAIL_CONFIRMATION_LINK_INVALID' || Boolean(error.fieldErrors().token) || error.status === 422)
+  );
+}
+
+/**
+ * The page the arrival-confirmation mail links to (?token=…): the token is sent as the page opens, then the page
+ * says the address is confirmed (signing is possible now) or that the link is invalid (ask for a new mail).
+ */
+export function ArrivalConfirmationPage() {
+  const { t } = useTranslation(['signing', 'auth', 'errors']);
+  const { token } = route.useSearch();
+  const confirm = useQuery({ ...confirmEmailQueryOptions(token ?? ''), enabled: Boolean(token) });
+  const invalid = !token || isInvalidLink(confirm.error);
+
+  return (
+    <PublicFrame title={t('auth:arrivalConfirmation.title')}>
+      <p>{t('auth:arrivalConfirmation.what')}</p>
+      {invalid ? (
+        <div role="alert" className="form-error">
+          <p>{t('errors:EMAIL_CONFIRMATION_LINK_INVALID')}</p>
+          <p>{t('arrival.invalidHint')}</p>
+        </div>
+      ) : confirm.isPending ? (
+        <p role="status">{t('arrival.confirming')}</p>
+      ) : confirm.isSuccess ? (
+        <div role="status" className="success">
+          <p>{t('arrival.done')}</p>
+        </div>
+      ) : (
+        <ApiErrorNotice error={confirm.error} />
+      )}
       <p className="links">
-        <Link to="/login">{t('backToLogin')}</Link>
+        {confirm.isSuccess && <Link to="/">{t('arrival.toWorkbench')}</Link>}
+        <Link to="/login">{t('auth:backToLogin')}</Link>
       </p>
     </PublicFrame>
   );

@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../../../../../core/contract/api.gen.ts';
 import { unwrap } from '../../../api/errors.ts';
 import { api } from '../../../session/session.ts';
-import { parseAssignee, type TaskRow } from '../task-rules.ts';
+import { DEFAULT_SIGNATURE_TYPE, parseAssignee, type TaskRow } from '../task-rules.ts';
 
 export type TaskInput = components['schemas']['TaskPlanItem'];
 
-/** The editor's rows as the contract's task inputs (partner tasks take no role). */
+/** The editor's rows as the contract's task inputs (partner tasks take no role; only sign tasks a signature type). */
 export function taskInputs(rows: TaskRow[]): TaskInput[] {
   return rows.map((row) => {
     const assignee = parseAssignee(row.assignee)!;
@@ -20,6 +20,9 @@ export function taskInputs(rows: TaskRow[]): TaskInput[] {
           : { kind: 'organization', organizationId: assignee.id },
       required: row.required,
       templateId: row.templateId.trim() || null,
+      ...(row.type === 'sign'
+        ? { signatureType: row.signatureType ?? DEFAULT_SIGNATURE_TYPE, twoFactor: row.twoFactor ?? 'none' }
+        : {}),
     };
   });
 }

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -31,10 +32,10 @@ function RemandTarget(props: { order: number; value: number; onChange: (order: n
 }
 
 /**
- * The caller's task on this document: approve or acknowledge reading (after viewing the preview), remand to an
- * earlier order with a reason, or cancel with a reason. Sign tasks wait for the signing feature.
+ * The caller's task on this document: approve or acknowledge reading (after viewing the preview), open the signing
+ * screen of a sign task, remand to an earlier order with a reason, or cancel with a reason.
  */
-export function TaskActions({ task }: { task: ExecutableTask }) {
+export function TaskActions({ task, documentId }: { task: ExecutableTask; documentId: string }) {
   const { t } = useTranslation('documents');
   const approve = useTaskStep(approveTask);
   const read = useTaskStep(readTask);
@@ -56,7 +57,7 @@ export function TaskActions({ task }: { task: ExecutableTask }) {
       <h2 id="task-actions-title">{t('actions.title')}</h2>
       <p>{t('actions.current', { order: task.order, type: t(`taskTypes.${task.type}`) })}</p>
       {task.type === 'read' && <p className="hint">{t('actions.readHint')}</p>}
-      {task.type === 'sign' && <p className="notice">{t('actions.signDisabled')}</p>}
+      {task.type === 'sign' && <p className="hint">{t('actions.signHint')}</p>}
       <ApiErrorNotice error={failure} />
       <div className="task-actions">
         {task.type === 'approve' && (
@@ -80,9 +81,13 @@ export function TaskActions({ task }: { task: ExecutableTask }) {
           </button>
         )}
         {task.type === 'sign' && (
-          <button type="button" className="button primary" disabled aria-describedby="task-actions-title">
-            {t('taskTypes.sign')}
-          </button>
+          <Link
+            className="button primary"
+            to="/organizations/documents/$documentId/tasks/$taskId/sign"
+            params={{ documentId, taskId: task.id }}
+          >
+            {t('actions.sign')}
+          </Link>
         )}
         {task.order > 1 && (
           <button

@@ -4,11 +4,14 @@ import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import {
   checkTasks,
+  DEFAULT_SIGNATURE_TYPE,
   MAX_TASKS,
+  type SignatureType,
   type TaskProblem,
   type TaskRow,
   type TaskRuleContext,
   type TaskType,
+  type TwoFactor,
   serverTaskProblems,
 } from '../task-rules.ts';
 
@@ -17,7 +20,19 @@ export interface Choice {
   label: string;
 }
 
+/** A signature type the editor offers, and whether it may ask for a two-factor code. */
+export interface SignatureTypeChoice {
+  value: SignatureType;
+  allowsTwoFactor: boolean;
+}
+
 const TASK_TYPES: TaskType[] = ['sign', 'approve', 'read'];
+const TWO_FACTORS: TwoFactor[] = ['none', 'sms', 'email'];
+
+/** Every type of the contract, for when the server's list is not at hand (the business-operator types take a code). */
+export const ALL_SIGNATURE_TYPES: SignatureTypeChoice[] = (
+  ['operator', 'party', 'proxy', 'advanced', 'handwritten', 'seal-image', 'timestamp', 'long-term'] as const
+).map((value) => ({ value, allowsTwoFactor: ['operator', 'handwritten', 'seal-image', 'long-term'].includes(value) }));
 const CLIENT_REASONS = new Set(['assigneeRequired', 'orderInvalid']);
 
 let rowCounter = 0;
@@ -40,6 +55,7 @@ function RowFields(props: {
   problems: TaskProblem[];
   assignees: Choice[];
   roles: Choice[];
+  signatureTypes: SignatureTypeChoice[];
   onChange: (row: TaskRow) => void;
   onParallel: () => void;
   onRemove: () => void;
@@ -68,6 +84,8 @@ function RowFields(props: {
     );
   };
   const set = (patch: Partial<TaskRow>) => props.onChange({ ...row, ...patch });
+  const signatureType = row.signatureType ?? DEFAULT_SIGNATURE_TYPE;
+  const allowsCode = props.signatureTypes.find((choice) => choice.value === signatureType)?.allowsTwoFactor ?? false;
   return (
     <fieldset className="task-row" data-row={index}>
       <legend>{t('editor.rowLabel', { row: index + 1 })}</legend>
@@ -89,7 +107,18 @@ function RowFields(props: {
         <select
           {...wiring('type')}
           value={row.type}
-          onChange={(event) => set({ type: event.target.value as TaskType })}
+          onChange={(event) => {
+            const type = event.target.value as TaskType;
+            set(
+              type === 'sign'
+                ? {
+                    type,
+                    signatureType: row.signatureType ?? DEFAULT_SIGNATURE_TYPE,
+                    twoFactor: row.twoFactor ?? 'none',
+                  }
+                : { type, signatureType: undefined, twoFactor: undefined },
+            );
+          }}
         >
           {TASK_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -99,6 +128,45 @@ function RowFields(props: {
         </select>
         {errorsBlock('type')}
       </div>
+      {row.type === 'sign' && (
+        <>
+          <div className="field">
+            <label htmlFor={`${id}-signatureType`}>{t('editor.signatureType')}</label>
+            <select
+              {...wiring('signatureType')}
+              value={signatureType}
+              onChange={(event) => {
+                const next = event.target.value as SignatureType;
+                const allows = props.signatureTypes.find((choice) => choice.value === next)?.allowsTwoFactor;
+                set({ signatureType: next, ...(allows ? {} : { twoFactor: 'none' }) });
+              }}
+            >
+              {props.signatureTypes.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {t(`signatureTypes.${choice.value}`)}
+                </option>
+              ))}
+            </select>
+            {errorsBlock('signatureType')}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-twoFactor`}>{t('editor.twoFactor')}</label>
+            <select
+              {...wiring('twoFactor')}
+              value={allowsCode ? (row.twoFactor ?? 'none') : 'none'}
+              disabled={!allowsCode}
+              onChange={(event) => set({ twoFactor: event.target.value as TwoFactor })}
+            >
+              {TWO_FACTORS.map((channel) => (
+                <option key={channel} value={channel}>
+                  {t(`twoFactors.${channel}`)}
+                </option>
+              ))}
+            </select>
+            {errorsBlock('twoFactor')}
+          </div>
+        </>
+      )}
       <div className="field">
         <label htmlFor={`${id}-assignee`}>{t('editor.assignee')}</label>
         <select
@@ -181,14 +249,15 @@ function RowFields(props: {
 }
 
 /**
- * The task editor: one fieldset per task (order, type, assignee, role, required, template ID), parallel tasks
- * sharing an order. Saving checks the spec's rules first and shows problems next to the row, or above the list
+ * The task editor: one fieldset per task (order, type, for sign tasks the signature type and two-factor code,
+ * assignee, role, required, template ID), parallel tasks sharing an order. Saving checks the spec's rules first and shows problems next to the row, or above the list
  * for the rules about the whole list; the server's refusals land the same way (pointer /data/attributes/tasks/i/…).
  */
 export function TaskEditor(props: {
   initial: TaskRow[];
   assignees: Choice[];
   roles: Choice[];
+  signatureTypes: SignatureTypeChoice[];
   context: TaskRuleContext;
   onSave: (rows: TaskRow[]) => Promise<unknown>;
   onReload: () => void;
@@ -265,6 +334,7 @@ export function TaskEditor(props: {
           problems={problems.filter((p) => p.row === index)}
           assignees={props.assignees}
           roles={props.roles}
+          signatureTypes={props.signatureTypes}
           onChange={(next) => update(index, next)}
           onParallel={() => insertAfter(index, { ...blankRow(row.order), type: 'read', required: false })}
           onRemove={() => {

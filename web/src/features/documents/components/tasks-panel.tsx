@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { TableScroll } from '../../../components/data-list.tsx';
+import { useDocumentTasks } from '../api/get-document-tasks.ts';
+import { useSignatureTypes } from '../api/list-signature-types.ts';
 import { useReplaceDocumentTasks } from '../api/replace-document-tasks.ts';
-import type { TaskRow, TaskRuleContext } from '../task-rules.ts';
-import { type Choice, TaskEditor } from './task-editor.tsx';
+import type { SignatureType, TaskRow, TaskRuleContext, TwoFactor } from '../task-rules.ts';
+import { ALL_SIGNATURE_TYPES, type Choice, type SignatureTypeChoice, TaskEditor } from './task-editor.tsx';
 
 /** A task of the document as getDocument answers it. */
 export interface DocumentTask {
@@ -17,21 +19,42 @@ export interface DocumentTask {
   status: string;
 }
 
-/** The stored tasks as editor rows. */
-export function rowsOf(tasks: DocumentTask[]): TaskRow[] {
-  return tasks.map((task) => ({
-    key: task.id,
-    order: task.order,
-    type: task.type,
-    assignee: task.assignee.id ? `${task.assignee.kind}:${task.assignee.id}` : '',
-    roleId: task.role?.id ?? '',
-    required: task.required,
-    templateId: task.templateId ?? '',
-  }));
+/** How each sign task signs, by task id (getDocumentTasks; the document's own task list leaves it out). */
+export type SigningOfTask = Map<string, { signatureType: SignatureType | null; twoFactor: TwoFactor }>;
+
+/** The stored tasks as editor rows, sign tasks with their signature type and two-factor channel. */
+export function rowsOf(tasks: DocumentTask[], signing: SigningOfTask = new Map()): TaskRow[] {
+  return tasks.map((task) => {
+    const stored = signing.get(task.id);
+    return {
+      key: task.id,
+      order: task.order,
+      type: task.type,
+      assignee: task.assignee.id ? `${task.assignee.kind}:${task.assignee.id}` : '',
+      roleId: task.role?.id ?? '',
+      required: task.required,
+      templateId: task.templateId ?? '',
+      ...(task.type === 'sign' && stored
+        ? { signatureType: stored.signatureType ?? undefined, twoFactor: stored.twoFactor }
+        : {}),
+    };
+  });
 }
 
-function TaskTable({ tasks }: { tasks: DocumentTask[] }) {
+/** A task's type as the table shows it: a sign task with its signature type and code channel. */
+function useTypeText(signing: SigningOfTask) {
   const { t } = useTranslation('documents');
+  return (task: DocumentTask) => {
+    const stored = task.type === 'sign' ? signing.get(task.id) : undefined;
+    if (!stored?.signatureType) return t(`taskTypes.${task.type}`);
+    const code = stored.twoFactor === 'none' ? '' : ` / ${t(`twoFactors.${stored.twoFactor}`)}`;
+    return `${t(`taskTypes.${task.type}`)} (${t(`signatureTypes.${stored.signatureType}`)}${code})`;
+  };
+}
+
+function TaskTable({ tasks, signing }: { tasks: DocumentTask[]; signing: SigningOfTask }) {
+  const { t } = useTranslation('documents');
+  const typeText = useTypeText(signing);
   if (tasks.length === 0) return <p className="muted">{t('editor.empty')}</p>;
   return (
     <TableScroll label={t('editor.tableLabel')}>
@@ -50,7 +73,7 @@ function TaskTable({ tasks }: { tasks: DocumentTask[] }) {
           {tasks.map((task) => (
             <tr key={task.id}>
               <td className="cell-number">{task.order}</td>
-              <td>{t(`taskTypes.${task.type}`)}</td>
+              <td className="cell-wrap">{typeText(task)}</td>
               <td className="cell-wrap">{task.assignee.name ?? '—'}</td>
               <td>{task.role?.name ?? '—'}</td>
               <td>{task.required ? '✓' : '—'}</td>
@@ -80,6 +103,18 @@ export function TasksPanel(props: {
 }) {
   const { t } = useTranslation('documents');
   const replace = useReplaceDocumentTasks();
+  const editing = props.editable && !props.locked;
+  const planned = useDocumentTasks(props.documentId);
+  const types = useSignatureTypes(editing);
+  const signing: SigningOfTask = new Map(
+    (planned.data?.data ?? []).map((task) => [
+      task.id,
+      { signatureType: task.attributes.signatureType, twoFactor: task.attributes.twoFactor },
+    ]),
+  );
+  const signatureTypes: SignatureTypeChoice[] = types.data
+    ? types.data.map((type) => ({ value: type.id, allowsTwoFactor: type.attributes.allowsTwoFactor }))
+    : ALL_SIGNATURE_TYPES;
   const save = async (rows: TaskRow[]) => {
     await replace.mutateAsync({ documentId: props.documentId, rows, lockVersion: props.lockVersion });
     toast.success(t('editor.saved'));
@@ -87,12 +122,19 @@ export function TasksPanel(props: {
   return (
     <section aria-labelledby="document-tasks-title" className="panel">
       <h2 id="document-tasks-title">{t('editor.title')}</h2>
-      {props.editable && !props.locked ? (
+      {editing && planned.isPending ? (
+        <p role="status" className="muted">
+          {t('editor.loading')}
+        </p>
+      ) : editing ? (
+        // The rows start from the stored plan, so the editor waits for the sign tasks' types (a failure to fetch
+        // them leaves the defaults) and starts again when a save brings new tasks, never on a mere refetch.
         <TaskEditor
-          key={props.lockVersion}
-          initial={rowsOf(props.tasks)}
+          key={`${props.lockVersion}|${[...signing].map(([id, s]) => `${id}:${s.signatureType}:${s.twoFactor}`).join()}`}
+          initial={rowsOf(props.tasks, signing)}
           assignees={props.assignees}
           roles={props.roles}
+          signatureTypes={signatureTypes}
           context={props.context}
           onSave={save}
           onReload={props.onReload}
@@ -100,7 +142,7 @@ export function TasksPanel(props: {
       ) : (
         <>
           {props.editable && props.locked && <p className="notice">{t('editor.locked')}</p>}
-          <TaskTable tasks={props.tasks} />
+          <TaskTable tasks={props.tasks} signing={signing} />
         </>
       )}
     </section>

@@ -169,7 +169,7 @@ function Loaded({
           />
         </section>
         <div>
-          {mine && <TaskActions task={mine} />}
+          {mine && <TaskActions task={mine} documentId={documentId} />}
           <TasksPanel
             documentId={documentId}
             lockVersion={attributes.lockVersion}
@@ -207,6 +207,11 @@ function Loaded({
       )}
       {mayReupload(attributes, tasks) && <ReuploadPanel documentId={documentId} lockVersion={attributes.lockVersion} />}
       <VersionsPanel documentId={documentId} versions={attributes.versions} />
+      <p className="links">
+        <Link to="/organizations/documents/$documentId/signatures" params={{ documentId }}>
+          {t('detail.signatures')}
+        </Link>
+      </p>
       <HistoryPanel events={attributes.events} />
       {attributes.canEdit && attributes.status !== 'cancelled' && attributes.status !== 'completed' && (
         <section aria-labelledby="document-cancel-title" className="panel">

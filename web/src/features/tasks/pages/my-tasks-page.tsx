@@ -65,6 +65,7 @@ export function MyTasksPage() {
             <th scope="col">{t('columns.workspace')}</th>
             {sortable('activatedAt', t('columns.assignedAt'))}
             <th scope="col">{t('columns.state')}</th>
+            <th scope="col">{t('columns.actions')}</th>
           </>
         }
       >
@@ -89,6 +90,18 @@ export function MyTasksPage() {
                 <span className={a.blockedByScan ? 'badge badge-warn' : 'badge badge-ok'}>
                   {a.blockedByScan ? t('scanning') : t('ready')}
                 </span>
+              </td>
+              <td>
+                {a.type === 'sign' && !a.blockedByScan && (
+                  <Link
+                    className="button small primary"
+                    to="/organizations/documents/$documentId/tasks/$taskId/sign"
+                    params={{ documentId: a.document.id, taskId: task.id }}
+                    aria-label={t('signLabel', { name: a.document.name })}
+                  >
+                    {t('sign')}
+                  </Link>
+                )}
               </td>
             </tr>
           );

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { unwrap } from '../../../api/errors.ts';
+import { api } from '../../../session/session.ts';
+
+/** GET /signature-types (listSignatureTypes): what each type of a plugin that is on asks of the signer. */
+export async function listSignatureTypes() {
+  return unwrap(await api.GET('/signature-types')).data;
+}
+
+export const signatureTypesQueryOptions = () =>
+  queryOptions({ queryKey: ['signature-types'], queryFn: listSignatureTypes, staleTime: 5 * 60_000 });
+
+export function useSignatureTypes() {
+  return useQuery(signatureTypesQueryOptions());
+}

@@ -1,0 +1,26 @@
+import { useSealImageContent } from '../api/list-seal-images.ts';
+import type { Placement } from '../placement.ts';
+import { useObjectUrl } from './object-url.ts';
+
+function SealImage({ sealImageId }: { sealImageId: string }) {
+  const content = useSealImageContent(sealImageId);
+  const url = useObjectUrl(content.data);
+  return url ? <img src={url} alt="" draggable={false} /> : null;
+}
+
+/** What a placement will look like on the page: the seal image, the drawing, or the text lines. */
+export function PlacementContent({ placement, height }: { placement: Placement; height: number }) {
+  if (placement.kind === 'seal' && placement.sealImageId) return <SealImage sealImageId={placement.sealImageId} />;
+  if (placement.kind === 'handwritten' && placement.image) {
+    return <img src={placement.image} alt="" draggable={false} />;
+  }
+  const lines = placement.lines ?? [];
+  // Three lines always fit the box's height, as the server draws them.
+  return (
+    <div className="placement-text" style={{ fontSize: Math.max(6, (height / 3) * 0.8) }}>
+      {lines.map((line, index) => (
+        <span key={index}>{line}</span>
+      ))}
+    </div>
+  );
+}

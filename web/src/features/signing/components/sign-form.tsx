@@ -1,0 +1,201 @@
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/errors.ts';
+import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import type { SignTask } from '../api/get-sign-task.ts';
+import { usePrincipals } from '../api/list-principals.ts';
+import { useSignTask } from '../api/sign-task.ts';
+import type { Placement } from '../placement.ts';
+import {
+  fieldOfPointer,
+  type SignDraft,
+  type SignField,
+  signAttributes,
+  signProblems,
+  type TypeNeeds,
+} from '../sign-request.ts';
+import { CodeField } from './code-field.tsx';
+import { EmailConfirmationNotice } from './email-confirmation-notice.tsx';
+
+type FieldErrors = Partial<Record<SignField, string[]>>;
+
+function PrincipalField(props: { value: string; errors: string[]; onChange: (userId: string) => void }) {
+  const { t } = useTranslation('signing');
+  const principals = usePrincipals(true);
+  const list = principals.data ?? [];
+  return (
+    <div className="sign-principal">
+      <SelectField
+        id="sign-principal"
+        label={t('form.principal')}
+        value={props.value}
+        aria-invalid={props.errors.length > 0 || undefined}
+        options={[
+          { value: '', label: t('form.principalNone') },
+          ...list.map((p) => ({
+            value: p.userId,
+            label: t('form.principalOption', { name: p.name, status: t(`certificateStatuses.${p.certificateStatus}`) }),
+          })),
+        ]}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+      {principals.isSuccess && list.length === 0 && <p className="notice">{t('form.noPrincipals')}</p>}
+      <ApiErrorNotice error={principals.error} />
+      {props.errors.length > 0 && (
+        <div className="field-error">
+          {props.errors.map((error) => (
+            <p key={error}>{error}</p>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * What the task's signature type asks before signing (the principal of a proxy signature, the e-certificate's PIN,
+ * the two-factor code) and the sign button; without a confirmed e-mail address, the confirmation notice instead.
+ */
+export function SignForm(props: {
+  task: SignTask;
+  needs: TypeNeeds | undefined;
+  placements: Placement[];
+  email: string;
+  emailConfirmed: boolean;
+  onReloadUser: () => void;
+  onSigned: () => void;
+}) {
+  const { t } = useTranslation('signing');
+  const errorText = useErrorText();
+  const sign = useSignTask();
+  const summary = useRef<HTMLDivElement>(null);
+  const [pin, setPin] = useState('');
+  const [code, setCode] = useState('');
+  const [principalId, setPrincipalId] = useState('');
+  const [comment, setComment] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const { signatureType, twoFactor, lockVersion } = props.task.attributes;
+
+  const draft: SignDraft = {
+    signatureType,
+    twoFactor,
+    needs: props.needs,
+    placements: props.placements,
+    pin,
+    code,
+    principalId,
+    comment,
+  };
+  const clear = (field: SignField) => setErrors({ ...errors, [field]: undefined });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const found: FieldErrors = {};
+    for (const problem of signProblems(draft)) (found[problem.field] ??= []).push(t(`form.${problem.key}`));
+    setErrors(found);
+    if (Object.keys(found).length > 0) {
+      summary.current?.focus();
+      return;
+    }
+    try {
+      await sign.mutateAsync({ taskId: props.task.id, attributes: signAttributes(draft, lockVersion) });
+      props.onSigned();
+    } catch (error) {
+      const placed: FieldErrors = {};
+      if (error instanceof ApiError) {
+        for (const item of error.errors) {
+          const field = fieldOfPointer(item.source?.pointer);
+          if (field) (placed[field] ??= []).push(errorText(new ApiError(error.status, [item])));
+        }
+      }
+      setErrors(placed);
+      if (Object.keys(placed).length === 0) setFailure(error);
+      else summary.current?.focus();
+    }
+  };
+
+  const listed = Object.values(errors).flatMap((messages) => messages ?? []);
+  return (
+    <form className="sign-form" noValidate onSubmit={(event) => void submit(event)}>
+      <div ref={summary} tabIndex={-1} role={listed.length > 0 ? 'alert' : undefined} className="task-summary">
+        {listed.length > 0 && (
+          <div className="form-error">
+            <p>{t('form.summaryTitle')}</p>
+            <ul>
+              {listed.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+      {signatureType === 'proxy' && (
+        <PrincipalField
+          value={principalId}
+          errors={errors.principal ?? []}
+          onChange={(value) => {
+            setPrincipalId(value);
+            clear('principal');
+          }}
+        />
+      )}
+      {props.needs?.requiresPin && (
+        <FormField
+          id="sign-pin"
+          type="password"
+          label={t('form.pin')}
+          hint={
+            <>
+              {t('form.pinHint')} <Link to="/organizations/settings/e-certificate">{t('form.certificateLink')}</Link>
+            </>
+          }
+          autoComplete="off"
+          maxLength={128}
+          value={pin}
+          errors={errors.pin ?? []}
+          onChange={(event) => {
+            setPin(event.target.value);
+            clear('pin');
+          }}
+        />
+      )}
+      {twoFactor !== 'none' && (
+        <CodeField
+          taskId={props.task.id}
+          channel={twoFactor}
+          value={code}
+          errors={errors.code ?? []}
+          onChange={(value) => {
+            setCode(value);
+            clear('code');
+          }}
+        />
+      )}
+      <div className="field">
+        <label htmlFor="sign-comment">{t('form.comment')}</label>
+        <textarea
+          id="sign-comment"
+          rows={2}
+          maxLength={1000}
+          value={comment}
+          onChange={(event) => setComment(event.target.value)}
+        />
+      </div>
+      <ApiErrorNotice error={failure} />
+      {props.emailConfirmed ? (
+        <div className="form-actions">
+          <button type="submit" className="button primary" disabled={sign.isPending}>
+            {sign.isPending ? t('form.sending') : t('form.submit')}
+          </button>
+        </div>
+      ) : (
+        <EmailConfirmationNotice email={props.email} onReload={props.onReloadUser} />
+      )}
+    </form>
+  );
+}
