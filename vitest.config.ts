@@ -9,6 +9,7 @@ const PGLITE_SMOKE = [
   'tests/api/groups.test.ts',
   'tests/api/tasks.test.ts',
   'plugins/malware-scan/plugin.test.ts',
+  'tests/api/signing.test.ts',
 ];
 
 const shared = {

@@ -10,5 +10,6 @@ export { softwareKey } from './keys.ts';
 export { SignatureTypeRegistry } from './registry.ts';
 // @anchor exports:pki (secrets, keys, local CA, TSA client and server, revocation)
 export { addDocumentTimestamp, extendToLta, signPdf } from './pades.ts';
+export { signRequest } from './sign-request.ts';
 // @anchor exports:pades (signPdf, document timestamps, DSS, appearances)
 // @anchor exports:verify (verifyPdf, trust store)

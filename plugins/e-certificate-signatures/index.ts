@@ -10,7 +10,7 @@ import {
   type PadesLevel,
   type SignatureRequest,
   type SignatureType,
-  signPdf,
+  signRequest,
 } from '../../core/signing/index.ts';
 
 /** Names compare without spaces (full-width included) and case. */
@@ -37,8 +37,7 @@ function certificateType(code: 'party' | 'proxy' | 'advanced', level: PadesLevel
       if (!certificate) throw new AppError('E_CERTIFICATE_NOT_REGISTERED');
       if (code === 'advanced' && !certificateNamesSigner(request)) throw new AppError('SIGNER_IDENTITY_MISMATCH');
       const agent = code === 'proxy' ? request.signer : null;
-      const result = await signPdf({
-        pdf: request.pdf,
+      return signRequest(request, services, {
         key: certificate.key,
         level,
         signerName: certificate.owner.name,
@@ -46,19 +45,8 @@ function certificateType(code: 'party' | 'proxy' | 'advanced', level: PadesLevel
           ? `代理署名 / Signed by agent ${agent.name} <${agent.email}> on behalf of ${certificate.owner.name}`
           : `当事者署名 / Party signature: ${certificate.owner.name}`,
         contactInfo: certificate.owner.email,
-        claimedTime: request.claimedTime,
-        appearances: request.appearances,
-        tsa: services.tsa,
-        revocation: services.revocation,
-      });
-      return {
-        pdf: result.pdf,
-        level,
-        certificate: certificate.key.certificate,
         onBehalfOfUserId: agent ? certificate.owner.userId : null,
-        timestampTime: result.timestampTime,
-        documentTimestampNotAfter: result.documentTimestampNotAfter,
-      };
+      });
     },
   };
 }

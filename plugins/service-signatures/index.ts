@@ -11,7 +11,7 @@ import {
   type SignatureRequest,
   type SignatureType,
   type SigningServices,
-  signPdf,
+  signRequest,
 } from '../../core/signing/index.ts';
 
 function operatorReason(request: SignatureRequest): string {
@@ -24,27 +24,14 @@ async function signWithOperatorKey(
   services: SigningServices,
   level: PadesLevel,
 ): Promise<SignatureOutcome> {
-  const key = await services.operatorKey();
-  const result = await signPdf({
-    pdf: request.pdf,
-    key,
+  return signRequest(request, services, {
+    key: await services.operatorKey(),
     level,
     signerName: request.signer.name,
     reason: operatorReason(request),
     contactInfo: request.signer.email,
-    claimedTime: request.claimedTime,
-    appearances: request.appearances,
-    tsa: services.tsa,
-    revocation: services.revocation,
-  });
-  return {
-    pdf: result.pdf,
-    level,
-    certificate: key.certificate,
     onBehalfOfUserId: null,
-    timestampTime: result.timestampTime,
-    documentTimestampNotAfter: result.documentTimestampNotAfter,
-  };
+  });
 }
 
 function operatorType(

@@ -127,6 +127,20 @@ export async function registerECertificate(
   });
 }
 
+export async function deleteECertificate(deps: CoreDeps, principal: Principal, req: RequestContext): Promise<void> {
+  await deps.knex.transaction(async (trx) => {
+    const removed = await trx('e_certificates').where({ user_id: principal.userId }).delete().returning('id');
+    if (removed.length === 0) throw new AppError('NOT_FOUND');
+    await deps.oplog.append(trx, req, {
+      action: 'e_certificate.deleted',
+      organizationId: principal.organizationId,
+      actorUserId: principal.userId,
+      targetType: 'e_certificate',
+      targetId: removed[0].id,
+    });
+  });
+}
+
 function emailsOf(certificate: X509Certificate): string[] {
   const fromSubject = [...certificate.subject.matchAll(/emailAddress=([^\n,]+)/g)].map((m) => m[1]!.trim());
   const fromSan = [...(certificate.subjectAltName ?? '').matchAll(/email:([^,\s]+)/g)].map((m) => m[1]!);

@@ -16,6 +16,7 @@ import { documentAccess } from '../workspaces/access.ts';
 import { requestSigningCode } from './codes.ts';
 import {
   addAgent,
+  deleteECertificate,
   eCertificateResource,
   listAgents,
   myECertificate,
@@ -139,17 +140,7 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   api.operation('deleteMyECertificate', async ({ principal, req }) => {
-    await knex.transaction(async (trx) => {
-      const removed = await trx('e_certificates').where({ user_id: principal.userId }).delete().returning('id');
-      if (removed.length === 0) throw new AppError('NOT_FOUND');
-      await deps.oplog.append(trx, req, {
-        action: 'e_certificate.deleted',
-        organizationId: principal.organizationId,
-        actorUserId: principal.userId,
-        targetType: 'e_certificate',
-        targetId: removed[0].id,
-      });
-    });
+    await deleteECertificate(deps, principal, req);
     return { status: 204 };
   });
 
