@@ -25,6 +25,7 @@ import { AppError } from '../http/errors.ts';
 import { drawAppearance, prepareAppearanceResources } from './appearance.ts';
 import { addSignatureTimestamp, buildSignedData, sha256 } from './cms.ts';
 import { tokenCertificateNotAfter } from './tsa.ts';
+import { collectChains } from './verify.ts';
 import type { PadesLevel, RevocationSource, SignPdfInput, SignPdfResult, TimestampAuthority } from './types.ts';
 
 /** Bytes reserved for the CMS in /Contents: a B-T CMS with two chains is ~6 KB; commercial chains run longer. */
@@ -133,7 +134,7 @@ function addSignatureField(
     claimedTime?: Date;
     fieldPrefix: string;
   },
-): PDFDict {
+): { widget: PDFDict; saveRefs: PDFRef[] } {
   const { context } = doc;
   const signature = context.obj({
     Type: input.type,
@@ -184,15 +185,16 @@ function addSignatureField(
   const fieldsRef = form.get(PDFName.of('Fields'));
   if (fieldsRef && !(fieldsRef instanceof PDFArray)) snapshotRefs.push(fieldsRef as PDFRef);
   if (annotsRef && !(annotsRef instanceof PDFArray)) snapshotRefs.push(annotsRef as PDFRef);
-  pendingSaves.set(doc, snapshotRefs);
-  return widget;
+  return { widget, saveRefs: snapshotRefs };
 }
 
-/** The objects an incremental update must rewrite (the page, catalog, form and their arrays), per document. */
-const pendingSaves = new WeakMap<PDFDocument, PDFRef[]>();
-
-async function saveRevision(doc: PDFDocument, snapshot: ReturnType<PDFDocument['takeSnapshot']>): Promise<Uint8Array> {
-  for (const ref of pendingSaves.get(doc) ?? []) snapshot.markRefForSave(ref);
+/** Writes the revision: the new objects and `saveRefs`, the changed ones (page, catalog, form and their arrays). */
+async function saveRevision(
+  doc: PDFDocument,
+  snapshot: ReturnType<PDFDocument['takeSnapshot']>,
+  saveRefs: readonly PDFRef[],
+): Promise<Uint8Array> {
+  for (const ref of saveRefs) snapshot.markRefForSave(ref);
   // Classic cross-reference sections keep each object where a signature's placeholder can be found and filled.
   return doc.saveIncremental(snapshot, { useObjectStreams: false });
 }
@@ -214,7 +216,7 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
   const first = appearances[0];
   const resources = await prepareAppearanceResources(doc, appearances);
   const widgetPage = pageOf(doc, first?.page ?? 1);
-  const widget = addSignatureField(doc, {
+  const { widget, saveRefs } = addSignatureField(doc, {
     type: 'Sig',
     subFilter: 'ETSI.CAdES.detached',
     reserve: SIGNATURE_RESERVE,
@@ -231,11 +233,11 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
     drawAppearance(doc, resources.font, resources.images[i] ?? null, appearance, i === 0 ? widget : null, (page) => {
       const target = pageOf(doc, page);
       const annots = target.node.get(PDFName.of('Annots'));
-      pendingSaves.get(doc)!.push(target.ref, ...(annots && !(annots instanceof PDFArray) ? [annots as PDFRef] : []));
+      saveRefs.push(target.ref, ...(annots && !(annots instanceof PDFArray) ? [annots as PDFRef] : []));
       return target;
     });
   }
-  const appended = await saveRevision(doc, snapshot);
+  const appended = await saveRevision(doc, snapshot, saveRefs);
   const placeholder = fixByteRange(input.pdf, appended, SIGNATURE_RESERVE);
   const { der, signatureValue } = await buildSignedData({
     key: input.key,
@@ -252,7 +254,7 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
   let pdf = fillContents(placeholder, cms);
   let documentTimestampNotAfter: Date | null = null;
   if (atLeast(input.level, 'B-LT')) {
-    pdf = await addValidationData(pdf, input.revocation!, input.tsa!);
+    pdf = await addValidationData(pdf, input.revocation!);
   }
   if (input.level === 'B-LTA') {
     const stamped = await addDocumentTimestamp(pdf, input.tsa!);
@@ -269,7 +271,7 @@ export async function addDocumentTimestamp(
 ): Promise<{ pdf: Uint8Array; genTime: Date; notAfter: Date }> {
   const doc = await loadIncremental(pdf);
   const snapshot = doc.takeSnapshot();
-  addSignatureField(doc, {
+  const { saveRefs } = addSignatureField(doc, {
     type: 'DocTimeStamp',
     subFilter: 'ETSI.RFC3161',
     reserve: TIMESTAMP_RESERVE,
@@ -277,7 +279,7 @@ export async function addDocumentTimestamp(
     rect: [0, 0, 0, 0],
     fieldPrefix: 'DocumentTimestamp',
   });
-  const placeholder = fixByteRange(pdf, await saveRevision(doc, snapshot), TIMESTAMP_RESERVE);
+  const placeholder = fixByteRange(pdf, await saveRevision(doc, snapshot, saveRefs), TIMESTAMP_RESERVE);
   const token = await tsa.timestamp(rangeDigest(placeholder));
   return {
     pdf: fillContents(placeholder, token.der),
@@ -286,42 +288,11 @@ export async function addDocumentTimestamp(
   };
 }
 
-/** Every signature's /Contents (the CMS or token DER) in file order, by scanning the ByteRanges. */
-export function signatureContents(pdf: Uint8Array): { byteRange: [number, number, number, number]; der: Uint8Array }[] {
-  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
-  const found: { byteRange: [number, number, number, number]; der: Uint8Array }[] = [];
-  const pattern = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const byteRange = match.slice(1, 5).map(Number) as [number, number, number, number];
-    const hole = text.slice(byteRange[0] + byteRange[1], byteRange[2]);
-    const hex = /^<([0-9A-Fa-f]*)>$/.exec(hole.trim())?.[1];
-    if (hex === undefined) continue;
-    found.push({ byteRange, der: trimDer(Buffer.from(hex, 'hex')) });
-  }
-  return found;
-}
-
-/** The DER value without the zero padding that fills the rest of /Contents. */
-export function trimDer(bytes: Uint8Array): Uint8Array {
-  if (bytes.length < 2 || bytes[0] !== 0x30) return bytes;
-  const first = bytes[1]!;
-  if (first < 0x80) return bytes.subarray(0, 2 + first);
-  const lengthBytes = first & 0x7f;
-  let length = 0;
-  for (let i = 0; i < lengthBytes; i++) length = length * 256 + bytes[2 + i]!;
-  return bytes.subarray(0, Math.min(bytes.length, 2 + lengthBytes + length));
-}
-
 /**
  * B-LT: a DSS (ISO 32000-2 §12.8.4.3) with every certificate and CRL the signatures' and timestamps' chains need,
  * and a VRI entry per signature (key: upper-case hex SHA-1 of its /Contents), as one more incremental update.
  */
-export async function addValidationData(
-  pdf: Uint8Array,
-  revocation: RevocationSource,
-  _tsa: TimestampAuthority,
-): Promise<Uint8Array> {
-  const { collectChains } = await import('./verify.ts');
+export async function addValidationData(pdf: Uint8Array, revocation: RevocationSource): Promise<Uint8Array> {
   const perSignature = collectChains(pdf);
   const data = await revocation.collect(perSignature.flatMap((s) => s.chains));
   const doc = await loadIncremental(pdf);
@@ -381,6 +352,6 @@ export async function extendToLta(
   tsa: TimestampAuthority,
   revocation: RevocationSource,
 ): Promise<{ pdf: Uint8Array; genTime: Date; notAfter: Date }> {
-  const withData = await addValidationData(pdf, revocation, tsa);
+  const withData = await addValidationData(pdf, revocation);
   return addDocumentTimestamp(withData, tsa);
 }

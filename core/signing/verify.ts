@@ -18,7 +18,7 @@ import {
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { attributeValue, certificateDer, checkSigner, OID, parseSignedData, sha256 } from './cms.ts';
-import { signatureContents } from './pades.ts';
+import { signatureContents } from './byte-ranges.ts';
 import { LOCAL_TSA_POLICY, LOCAL_TSA_LABEL, parseTimestampToken } from './tsa.ts';
 import type { PadesLevel, SignatureReport, VerificationReport } from './types.ts';
 
