@@ -17,7 +17,7 @@ import {
 } from '@cantoo/pdf-lib';
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { attributeValue, certificateDer, checkSigner, OID, parseSignedData, sha256 } from './cms.ts';
+import { attributeValue, certificateDer, checkSigner, OID, parseSignedData, sha256, signerCertificate } from './cms.ts';
 import { signatureContents } from './byte-ranges.ts';
 import { LOCAL_TSA_POLICY, LOCAL_TSA_LABEL, parseTimestampToken } from './tsa.ts';
 import type { PadesLevel, SignatureReport, VerificationReport } from './types.ts';
@@ -86,9 +86,8 @@ export function collectChains(pdf: Uint8Array): { der: Uint8Array; chains: Uint8
       const { signedData } = parseSignedData(der);
       const pool = cmsCertificates(signedData);
       const chains: Uint8Array[][] = [];
-      const check = checkSigner(signedData, new Uint8Array());
-      if (check.certificate)
-        chains.push(buildChain(certificateDer(check.certificate), pool).map((c) => new Uint8Array(c.raw)));
+      const signer = signedData.signerInfos[0] && signerCertificate(signedData, signedData.signerInfos[0]);
+      if (signer) chains.push(buildChain(certificateDer(signer), pool).map((c) => new Uint8Array(c.raw)));
       const token =
         signedData.signerInfos[0] && attributeValue(signedData.signerInfos[0], OID.signatureTimeStampToken, true);
       if (token) {
