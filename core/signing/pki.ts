@@ -48,7 +48,7 @@ const SUBJECT: Record<ServiceKeyPurpose, string> = {
 
 function randomSerial(): string {
   const bytes = webcrypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = bytes[0]! & 0x7f; // positive INTEGER
+  bytes[0] = (bytes[0]! & 0x3f) | 0x40; // positive and minimal: no leading zero byte (X.690 §8.3.2)
   return Buffer.from(bytes).toString('hex');
 }
 

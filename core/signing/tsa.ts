@@ -60,7 +60,7 @@ export async function respondToTimestampRequest(
     return rejection(FAILURE.badRequest, 'unknown policy');
 
   const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40; // positive and minimal: no leading zero byte (X.690 §8.3.2)
   const tstInfo = new pkijs.TSTInfo({
     version: 1,
     policy: LOCAL_TSA_POLICY,
