@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { useDocumentFile } from '../../../api/download-document.ts';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
-import { useDocumentFile } from '../api/download-document.ts';
 import { PdfViewer } from './pdf-viewer.tsx';
 
 /**

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveDocumentFile } from '../../../api/download-document.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { TableScroll } from '../../../components/data-list.tsx';
-import { saveDocumentVersion } from '../api/download-document.ts';
 import { formatSize } from './file-drop.tsx';
 
 export interface VersionRow {
@@ -20,7 +20,7 @@ export function VersionsPanel({ documentId, versions }: { documentId: string; ve
   const download = async (version: number) => {
     setFailure(null);
     try {
-      await saveDocumentVersion(documentId, version);
+      await saveDocumentFile(documentId, version);
     } catch (error) {
       setFailure(error);
     }

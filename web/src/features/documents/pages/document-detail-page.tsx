@@ -158,7 +158,7 @@ function Loaded({
   return (
     <>
       <Summary attributes={attributes} />
-      <div className="document-layout">
+      <div className="split-layout">
         <section aria-labelledby="document-preview-title" className="panel">
           <h2 id="document-preview-title">{t('detail.previewTitle')}</h2>
           <DocumentPreview

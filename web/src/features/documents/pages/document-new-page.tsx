@@ -134,7 +134,7 @@ export function DocumentNewPage() {
         </Link>
       </p>
       <h1 id="document-new-title">{t('upload.title')}</h1>
-      <div className="document-layout">
+      <div className="split-layout">
         <form className="admin-form panel" noValidate onSubmit={(event) => void submit(event)}>
           <ApiErrorNotice error={failure} />
           <FileDrop

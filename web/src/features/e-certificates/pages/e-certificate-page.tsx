@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
@@ -29,6 +29,17 @@ const STATUS_BADGE: Record<ECertificateStatus, string> = {
 
 type Field = 'file' | 'pin' | 'pinConfirmation';
 
+/** One fact of the certificate, left out while the certificate does not carry it. */
+function Fact({ label, value, className }: { label: string; value: ReactNode; className?: string }) {
+  if (!value) return null;
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={className}>{value}</dd>
+    </div>
+  );
+}
+
 function CertificateFacts({ certificate }: { certificate: ECertificate }) {
   const { t, i18n } = useTranslation('signing');
   const a = certificate.attributes;
@@ -36,50 +47,19 @@ function CertificateFacts({ certificate }: { certificate: ECertificate }) {
   const time = japanDateTimeFormat(i18n.language);
   return (
     <dl className="facts">
-      <div>
-        <dt>{t('certificate.status')}</dt>
-        <dd>
-          <span className={STATUS_BADGE[a.status]}>{t(`certificateStatuses.${a.status}`)}</span>
-        </dd>
-      </div>
-      {a.notAfter && (
-        <div>
-          <dt>{t('certificate.validUntil')}</dt>
-          <dd>
-            <time dateTime={a.notAfter}>{day.format(new Date(a.notAfter))}</time>
-          </dd>
-        </div>
-      )}
-      {a.subject && (
-        <div>
-          <dt>{t('certificate.subject')}</dt>
-          <dd>{a.subject}</dd>
-        </div>
-      )}
-      {a.issuer && (
-        <div>
-          <dt>{t('certificate.issuer')}</dt>
-          <dd>{a.issuer}</dd>
-        </div>
-      )}
-      {a.serialNumber && (
-        <div>
-          <dt>{t('certificate.serialNumber')}</dt>
-          <dd className="report-code">{a.serialNumber}</dd>
-        </div>
-      )}
-      {a.keyAlgorithm && (
-        <div>
-          <dt>{t('certificate.keyAlgorithm')}</dt>
-          <dd>{a.keyAlgorithm}</dd>
-        </div>
-      )}
-      {a.notBefore && (
-        <div>
-          <dt>{t('certificate.validFrom')}</dt>
-          <dd>{time.format(new Date(a.notBefore))}</dd>
-        </div>
-      )}
+      <Fact
+        label={t('certificate.status')}
+        value={<span className={STATUS_BADGE[a.status]}>{t(`certificateStatuses.${a.status}`)}</span>}
+      />
+      <Fact
+        label={t('certificate.validUntil')}
+        value={a.notAfter && <time dateTime={a.notAfter}>{day.format(new Date(a.notAfter))}</time>}
+      />
+      <Fact label={t('certificate.subject')} value={a.subject} />
+      <Fact label={t('certificate.issuer')} value={a.issuer} />
+      <Fact label={t('certificate.serialNumber')} value={a.serialNumber} className="report-code" />
+      <Fact label={t('certificate.keyAlgorithm')} value={a.keyAlgorithm} />
+      <Fact label={t('certificate.validFrom')} value={a.notBefore && time.format(new Date(a.notBefore))} />
     </dl>
   );
 }

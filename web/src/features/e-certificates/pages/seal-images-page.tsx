@@ -2,22 +2,17 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../api/errors.ts';
+import { type SealImage, useSealImageContent, useSealImages } from '../../../api/seal-images.ts';
 import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { japanDateFormat } from '../../../components/date-format.ts';
 import { FormActions } from '../../../components/form-actions.tsx';
 import { FormField } from '../../../components/form-field.tsx';
+import { useObjectUrl } from '../../../components/object-url.ts';
 import en from '../../../i18n/en/signing.json';
 import ja from '../../../i18n/ja/signing.json';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
-import {
-  type SealImage,
-  useCreateSealImage,
-  useDeleteSealImage,
-  useSealImageContent,
-  useSealImages,
-} from '../api/seal-images.ts';
-import { useObjectUrl } from '../components/object-url.ts';
+import { useCreateSealImage, useDeleteSealImage } from '../api/change-my-seal-images.ts';
 import { fileSize, type FileProblem, SEAL_NAME_MAX, sealImageProblem } from '../file-checks.ts';
 import '../e-certificates.css';
 

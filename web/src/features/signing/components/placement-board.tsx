@@ -1,6 +1,8 @@
-import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { useId, useRef, useState } from 'react';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageImage, PageSteps } from '../../../components/pdf-controls.tsx';
+import { usePageCanvas } from '../../../components/pdf-document.ts';
 import {
   defaultBox,
   type PageMapping,
@@ -10,10 +12,20 @@ import {
   toScreenBox,
 } from '../placement.ts';
 import { HandwritingDialog } from './handwriting-dialog.tsx';
-import { usePageRender, useWidth } from './pdf-document.ts';
 import { PlacementBox } from './placement-box.tsx';
 import { PlacementContent } from './placement-content.tsx';
 import { PlacementTools } from './placement-tools.tsx';
+
+/** The mapping between the page as drawn (CSS pixels) and PDF points, from pdf.js's viewport at that scale. */
+function mappingOf(page: PDFPageProxy, scale: number): PageMapping {
+  const viewport = page.getViewport({ scale });
+  return {
+    width: viewport.width,
+    height: viewport.height,
+    toPdf: (x, y) => viewport.convertToPdfPoint(x, y) as [number, number],
+    toScreen: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
+  };
+}
 
 let placementCounter = 0;
 const newKey = () => `placement-${(placementCounter += 1)}`;
@@ -73,10 +85,8 @@ export function PlacementBoard(props: {
   const { t } = useTranslation('signing');
   const [pageNumber, setPageNumber] = useState(1);
   const [drawing, setDrawing] = useState(false);
-  const frame = useRef<HTMLDivElement>(null);
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const width = useWidth(frame);
-  const { mapping, rendered } = usePageRender(props.pdf, pageNumber, width, canvas);
+  const { frame, canvas, drawn, rendered } = usePageCanvas(props.pdf, pageNumber, null);
+  const mapping = useMemo(() => drawn && mappingOf(drawn.page, drawn.scale), [drawn]);
   const hintId = useId();
   const pages = props.pdf.numPages;
   const onPage = props.placements.filter((p) => p.page === pageNumber);
@@ -91,39 +101,21 @@ export function PlacementBoard(props: {
   const remove = (key: string) => props.onChange(props.placements.filter((p) => p.key !== key));
 
   return (
-    <div className="placement-board">
+    <div className="split-layout">
       <div className="placement-page">
-        <div className="pdf-toolbar" role="toolbar" aria-label={t('viewer.toolbar')}>
-          <button
-            type="button"
-            className="button small"
-            disabled={pageNumber <= 1}
-            onClick={() => setPageNumber(pageNumber - 1)}
-          >
-            {t('viewer.previous')}
-          </button>
-          <span className="pdf-page-status" aria-live="polite">
-            {t('viewer.pageStatus', { page: pageNumber, pages })}
-          </span>
-          <button
-            type="button"
-            className="button small"
-            disabled={pageNumber >= pages}
-            onClick={() => setPageNumber(pageNumber + 1)}
-          >
-            {t('viewer.next')}
-          </button>
-        </div>
+        <PageSteps namespace="signing" page={pageNumber} pages={pages} onPage={setPageNumber} />
         <p id={hintId} className="hint">
           {t('placements.keyboardHint')}
         </p>
         <div ref={frame} className="sign-frame" role="region" aria-label={t('viewer.frame', { title: props.title })}>
           <div className="sign-sheet" style={mapping ? { width: mapping.width, height: mapping.height } : undefined}>
-            <canvas
-              ref={canvas}
-              role="img"
-              aria-label={t('viewer.pageImage', { title: props.title, page: pageNumber, pages })}
-              data-rendered-page={rendered || undefined}
+            <PageImage
+              namespace="signing"
+              canvas={canvas}
+              title={props.title}
+              page={pageNumber}
+              pages={pages}
+              rendered={rendered}
             />
             {mapping &&
               onPage.map((placement) => {

@@ -1,6 +1,6 @@
-import { useSealImageContent } from '../api/list-seal-images.ts';
+import { useSealImageContent } from '../../../api/seal-images.ts';
+import { useObjectUrl } from '../../../components/object-url.ts';
 import type { Placement } from '../placement.ts';
-import { useObjectUrl } from './object-url.ts';
 
 function SealImage({ sealImageId }: { sealImageId: string }) {
   const content = useSealImageContent(sealImageId);

@@ -1,11 +1,11 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSealImageContent, useSealImages } from '../../../api/seal-images.ts';
 import { FormField } from '../../../components/form-field.tsx';
+import { useObjectUrl } from '../../../components/object-url.ts';
 import { SelectField } from '../../../components/select-field.tsx';
-import { useSealImageContent, useSealImages } from '../api/list-seal-images.ts';
 import { MAX_LINE_LENGTH, MAX_PLACEMENTS, MAX_TEXT_LINES, textLines, textProblem } from '../placement.ts';
-import { useObjectUrl } from './object-url.ts';
 
 function SealThumbnail({ sealImageId, name }: { sealImageId: string; name: string }) {
   const content = useSealImageContent(sealImageId);

@@ -1,8 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveDocumentFile } from '../../../api/download-document.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
-import { saveLatestVersion } from '../api/download-document.ts';
 
 /** After the signature: the signed PDF (the document's newest version) to download, and its verification report. */
 export function SignedPanel({ documentId }: { documentId: string }) {
@@ -13,7 +13,7 @@ export function SignedPanel({ documentId }: { documentId: string }) {
     setPending(true);
     setFailure(null);
     try {
-      await saveLatestVersion(documentId);
+      await saveDocumentFile(documentId);
     } catch (error) {
       setFailure(error);
     } finally {

@@ -1,17 +1,17 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDocumentFile } from '../../../api/download-document.ts';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { DetailStatus } from '../../../components/detail-status.tsx';
+import { OpenedPdf } from '../../../components/pdf-controls.tsx';
 import en from '../../../i18n/en/signing.json';
 import ja from '../../../i18n/ja/signing.json';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCurrentUser } from '../../../session/current-user.ts';
-import { useDocumentFile } from '../api/download-document.ts';
 import { type SignTask, useDocument, useSignTask } from '../api/get-sign-task.ts';
 import { useSignatureTypes } from '../api/list-signature-types.ts';
-import { usePdfDocument } from '../components/pdf-document.ts';
 import { PlacementBoard } from '../components/placement-board.tsx';
 import { SignForm } from '../components/sign-form.tsx';
 import { SignedPanel } from '../components/signed-panel.tsx';
@@ -21,27 +21,6 @@ import '../signing.css';
 registerCatalogue('signing', { ja, en });
 
 const route = getRouteApi('/guarded/organizations/documents/$documentId/tasks/$taskId/sign');
-
-/** The opened PDF with the placement board, or where its loading stands. */
-function PdfArea(props: { file: Blob; title: string; placements: Placement[]; onChange: (p: Placement[]) => void }) {
-  const { t } = useTranslation('signing');
-  const state = usePdfDocument(props.file);
-  if (state.kind === 'loading') {
-    return (
-      <p role="status" className="muted">
-        {t('viewer.loading')}
-      </p>
-    );
-  }
-  if (state.kind === 'failed') {
-    return (
-      <p role="alert" className="form-error">
-        {t('viewer.failed')}
-      </p>
-    );
-  }
-  return <PlacementBoard pdf={state.pdf} title={props.title} placements={props.placements} onChange={props.onChange} />;
-}
 
 /** The signature type and channel of the task, and what the type asks. */
 function TaskFacts({ task, padesLevel }: { task: SignTask; padesLevel: string | undefined }) {
@@ -106,7 +85,9 @@ function SignWorkspace(props: {
         )}
         {file.error && !scanning && <ApiErrorNotice error={file.error} />}
         {file.data ? (
-          <PdfArea file={file.data.blob} title={props.title} placements={placements} onChange={setPlacements} />
+          <OpenedPdf namespace="signing" file={file.data.blob}>
+            {(pdf) => <PlacementBoard pdf={pdf} title={props.title} placements={placements} onChange={setPlacements} />}
+          </OpenedPdf>
         ) : (
           !file.error &&
           !scanning && (

@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { downloadedFile, saveBlob } from '../../../api/download.ts';
-import { ApiError } from '../../../api/errors.ts';
-import { api } from '../../../session/session.ts';
+import { api } from '../session/session.ts';
+import { downloadedFile, saveBlob } from './download.ts';
+import { ApiError } from './errors.ts';
+
+// The document's file is read by more than one feature (the preview and versions of documents, the signing screen
+// and its signed PDF), so its fetcher lives here rather than in one of them.
 
 /** GET /documents/{documentId}/file (downloadDocument): one version's bytes (the latest without `version`). */
 export async function downloadDocument(documentId: string, version?: number) {
@@ -12,17 +15,17 @@ export async function downloadDocument(documentId: string, version?: number) {
   return downloadedFile(result, 'document.pdf');
 }
 
-/** Saves a version as the browser's download. */
-export async function saveDocumentVersion(documentId: string, version: number) {
+/** Saves a version (the latest, e.g. the signed PDF after a signature, without `version`) as the browser's download. */
+export async function saveDocumentFile(documentId: string, version?: number) {
   const { blob, fileName } = await downloadDocument(documentId, version);
   saveBlob(blob, fileName);
 }
 
 /**
- * The bytes of the version to preview. While the scan runs the server answers 409 DOCUMENT_BEING_SCANNED: the
- * query asks again every 3 s until the version is clean (or refused for good).
+ * The bytes of the version to show. While the scan runs the server answers 409 DOCUMENT_BEING_SCANNED: the query
+ * asks again every 3 s until the version is clean (or refused for good).
  */
-export function useDocumentFile(documentId: string, version: number | undefined, enabled: boolean) {
+export function useDocumentFile(documentId: string, version: number | undefined, enabled = true) {
   return useQuery({
     queryKey: ['documents', 'file', documentId, version],
     queryFn: () => downloadDocument(documentId, version),

@@ -1,8 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
-import { useEffect, useState } from 'react';
-import type { PageMapping } from '../placement.ts';
+import { useEffect, useRef, useState } from 'react';
 
-/** pdf.js and its worker, loaded when the signing screen first shows a page: never part of the sign-in bundle. */
+/** pdf.js and its worker, loaded the first time a PDF page shows: never part of the sign-in bundle. */
 async function loadPdfJs() {
   const [pdfjs, worker] = await Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]);
   pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
@@ -37,8 +36,8 @@ export function usePdfDocument(file: Blob): PdfState {
   return state;
 }
 
-/** The width of an element, kept current as the layout changes (the page always fits the frame's width). */
-export function useWidth(ref: React.RefObject<HTMLElement | null>): number {
+/** The width of an element, kept current as the layout changes (fit-width). */
+function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
   useEffect(() => {
     const element = ref.current;
@@ -52,28 +51,22 @@ export function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   return width;
 }
 
-/** The mapping between the page as drawn (CSS pixels) and PDF points, from pdf.js's viewport at that scale. */
-function mappingOf(page: PDFPageProxy, scale: number): PageMapping {
-  const viewport = page.getViewport({ scale });
-  return {
-    width: viewport.width,
-    height: viewport.height,
-    toPdf: (x, y) => viewport.convertToPdfPoint(x, y) as [number, number],
-    toScreen: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
-  };
-}
+/** The page laid out on the canvas and its scale in CSS pixels per PDF point. */
+export type DrawnPage = { page: PDFPageProxy; scale: number };
 
 /**
- * Draws one page at the frame's width on the canvas (sharp on high-density screens) and returns its mapping and the
- * number of the page last drawn completely. The previous render is cancelled when the page or width changes.
+ * Draws one page on the canvas (sharp on high-density screens): at fit-width (`zoom` null) the page fills the frame's
+ * width, otherwise at the chosen scale. Returns the page as laid out, known before the drawing ends, and the number
+ * of the page last drawn completely. The previous render is cancelled when the page, zoom or width changes.
  */
-export function usePageRender(
+function usePageRender(
   pdf: PDFDocumentProxy,
   pageNumber: number,
+  zoom: number | null,
   frameWidth: number,
   canvas: React.RefObject<HTMLCanvasElement | null>,
-): { mapping: PageMapping | null; rendered: number } {
-  const [mapping, setMapping] = useState<PageMapping | null>(null);
+): { drawn: DrawnPage | null; rendered: number } {
+  const [drawn, setDrawn] = useState<DrawnPage | null>(null);
   const [rendered, setRendered] = useState(0);
   useEffect(() => {
     let task: RenderTask | null = null;
@@ -83,15 +76,15 @@ export function usePageRender(
       const element = canvas.current;
       if (cancelled || !element || frameWidth === 0) return;
       const natural = page.getViewport({ scale: 1 });
-      const scale = Math.max(0.1, (frameWidth - 2) / natural.width);
+      const scale = zoom ?? Math.max(0.1, (frameWidth - 2) / natural.width);
       const ratio = window.devicePixelRatio || 1;
       const viewport = page.getViewport({ scale: scale * ratio });
       element.width = Math.floor(viewport.width);
       element.height = Math.floor(viewport.height);
-      const css = mappingOf(page, scale);
+      const css = page.getViewport({ scale });
       element.style.width = `${css.width}px`;
       element.style.height = `${css.height}px`;
-      setMapping(css);
+      setDrawn({ page, scale });
       task = page.render({ canvas: element, viewport });
       try {
         await task.promise;
@@ -104,6 +97,18 @@ export function usePageRender(
       cancelled = true;
       task?.cancel();
     };
-  }, [pdf, pageNumber, frameWidth, canvas]);
-  return { mapping, rendered };
+  }, [pdf, pageNumber, zoom, frameWidth, canvas]);
+  return { drawn, rendered };
+}
+
+/**
+ * One page of the PDF on a canvas inside a frame: give `frame` to the element whose width fit-width follows and
+ * `canvas` to the canvas. Only the page on screen is rendered.
+ */
+export function usePageCanvas(pdf: PDFDocumentProxy, pageNumber: number, zoom: number | null) {
+  const frame = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const width = useWidth(frame);
+  const { drawn, rendered } = usePageRender(pdf, pageNumber, zoom, width, canvas);
+  return { frame, canvas, drawn, rendered };
 }
