@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
 import {
   beginText,
   PDFArray,
@@ -30,7 +29,6 @@ import {
 } from '@cantoo/pdf-lib';
 import { GifReader } from 'omggif';
 import { PNG } from 'pngjs';
-import subsetFont from 'subset-font';
 import { AppError } from '../http/errors.ts';
 import type { Appearance } from './types.ts';
 
@@ -84,6 +82,11 @@ export async function prepareAppearanceResources(
   if (characters.length > 0) {
     // fontkit's subsetter fails on Noto Sans JP, so harfbuzz cuts the subset and pdf-lib embeds it as it is, with a
     // ToUnicode map of the glyphs drawn and the subset tag (six letters and '+', ISO 32000 §9.6.4) in its name.
+    // Both libraries load only when text is drawn (fontkit alone takes about 300 ms).
+    const [{ default: subsetFont }, { default: fontkit }] = await Promise.all([
+      import('subset-font'),
+      import('@pdf-lib/fontkit'),
+    ]);
     const subset = await subsetFont(Buffer.from(japaneseFont()), characters, { targetFormat: 'truetype' });
     doc.registerFontkit(fontkit);
     const tag = Array.from(randomBytes(6), (b) => String.fromCharCode(65 + (b % 26))).join('');

@@ -59,7 +59,7 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
     operatorKey() {
       operator ??= (async () => {
         if (signing.operatorP12File) {
-          const content = readPkcs12(readFileSync(signing.operatorP12File), signing.operatorP12Password);
+          const content = await readPkcs12(readFileSync(signing.operatorP12File), signing.operatorP12Password);
           return softwareKey({
             privateKey: content.privateKeyPkcs8,
             certificate: content.certificate,

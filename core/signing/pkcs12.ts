@@ -4,8 +4,8 @@
  * its chain. Legacy (3DES/RC2) and PBES2 (AES) encryptions are both read.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import forge from 'node-forge';
 import { AppError } from '../http/errors.ts';
+import type forgeTypes from 'node-forge';
 import { keyAlgorithm } from './keys.ts';
 
 export interface Pkcs12Content {
@@ -15,17 +15,18 @@ export interface Pkcs12Content {
   algorithm: 'RSA' | 'ECDSA-P256';
 }
 
-const derBytes = (node: forge.asn1.Asn1) => new Uint8Array(Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary'));
-
 /** Opens a PKCS#12: E_CERTIFICATE_FILE_INVALID when it is not one, E_CERTIFICATE_PIN_WRONG for a wrong password. */
-export function readPkcs12(bytes: Uint8Array, password: string): Pkcs12Content {
-  let asn1: forge.asn1.Asn1;
+export async function readPkcs12(bytes: Uint8Array, password: string): Promise<Pkcs12Content> {
+  const { default: forge } = await import('node-forge'); // loaded when a PKCS#12 is read
+  const derBytes = (node: forgeTypes.asn1.Asn1) =>
+    new Uint8Array(Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary'));
+  let asn1: forgeTypes.asn1.Asn1;
   try {
     asn1 = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(bytes).toString('binary')));
   } catch (error) {
     throw new AppError('E_CERTIFICATE_FILE_INVALID', { cause: error });
   }
-  let p12: forge.pkcs12.Pkcs12Pfx;
+  let p12: forgeTypes.pkcs12.Pkcs12Pfx;
   try {
     p12 = forge.pkcs12.pkcs12FromAsn1(asn1, true, password);
   } catch (error) {
@@ -45,11 +46,11 @@ export function readPkcs12(bytes: Uint8Array, password: string): Pkcs12Content {
   if (!keyBag) throw new AppError('E_CERTIFICATE_FILE_INVALID', { detail: 'no private key' });
   const privateKeyPkcs8 = keyBag.key
     ? derBytes(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(keyBag.key)))
-    : derBytes(keyBag.asn1 as forge.asn1.Asn1);
+    : derBytes(keyBag.asn1 as forgeTypes.asn1.Asn1);
   const privateKey = createPrivateKey({ key: Buffer.from(privateKeyPkcs8), format: 'der', type: 'pkcs8' });
   const algorithm = keyAlgorithm(privateKey);
   const certificates = certBags.map((bag): Uint8Array =>
-    bag.cert ? derBytes(forge.pki.certificateToAsn1(bag.cert)) : derBytes(bag.asn1 as forge.asn1.Asn1),
+    bag.cert ? derBytes(forge.pki.certificateToAsn1(bag.cert)) : derBytes(bag.asn1 as forgeTypes.asn1.Asn1),
   );
   const certificate = certificates.find((der: Uint8Array) => new X509Certificate(der).checkPrivateKey(privateKey));
   if (!certificate) throw new AppError('E_CERTIFICATE_INVALID', { detail: 'no certificate matches the private key' });

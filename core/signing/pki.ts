@@ -5,16 +5,14 @@
  * Nothing here is publicly trusted: reports label it "local".
  */
 import { createPrivateKey, type KeyObject, webcrypto, X509Certificate } from 'node:crypto';
-import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import type { Knex } from 'knex';
 import { arrayBuffer } from './cms.ts';
 import type { Secrets } from './secrets.ts';
+import { x509Lib } from './x509-lib.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
-
-x509.cryptoProvider.set(webcrypto as unknown as ReturnType<typeof x509.cryptoProvider.get>);
 
 const RSA = {
   name: 'RSASSA-PKCS1-v1_5',
@@ -63,9 +61,10 @@ async function issue(
   now: Date,
   issuer: ServiceKey | null,
 ): Promise<{ privateKey: KeyObject; certificate: Uint8Array }> {
+  const x509 = await x509Lib();
   const keys = (await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify'])) as CryptoKeyPair;
   const isCa = purpose === 'local-ca';
-  const extensions: x509.Extension[] = [
+  const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(isCa, isCa ? 0 : undefined, true),
     new x509.KeyUsagesExtension(
       isCa
@@ -175,6 +174,7 @@ export class LocalPki {
   /** The local CA's CRL (DER): nothing revoked, valid for a week from now; signed fresh on each call. */
   async crl(): Promise<Uint8Array> {
     const ca = await this.key('local-ca');
+    const x509 = await x509Lib();
     const now = this.now();
     const crl = await x509.X509CrlGenerator.create({
       issuer: new x509.X509Certificate(arrayBuffer(ca.certificate)).subject,

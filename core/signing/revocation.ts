@@ -4,14 +4,14 @@
  * a DSS that silently lacks data would claim a level the document does not have.
  */
 import { X509Certificate } from 'node:crypto';
-import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
-import * as x509 from '@peculiar/x509';
 import { AppError } from '../http/errors.ts';
 import type { LocalPki } from './pki.ts';
 import type { RevocationSource, ValidationData } from './types.ts';
 import { arrayBuffer, sha256 } from './cms.ts';
+import { x509Lib } from './x509-lib.ts';
 
-function crlUrls(certificate: Uint8Array): string[] {
+async function crlUrls(certificate: Uint8Array): Promise<string[]> {
+  const x509 = await x509Lib();
   const extension = new x509.X509Certificate(arrayBuffer(certificate)).getExtension(
     x509.CRLDistributionPointsExtension,
   );
@@ -40,7 +40,7 @@ export function revocationSource(pki: LocalPki, timeoutMs: number): RevocationSo
             crls.set('local-ca', await pki.crl());
             continue;
           }
-          const urls = crlUrls(der);
+          const urls = await crlUrls(der);
           let fetched: Uint8Array | null = null;
           for (const url of urls) {
             try {

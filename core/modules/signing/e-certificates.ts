@@ -87,7 +87,7 @@ export async function registerECertificate(
   if (input.pin !== input.pinConfirmation) {
     throw new AppError('E_CERTIFICATE_PIN_MISMATCH', { pointer: '/pinConfirmation' });
   }
-  const content = readPkcs12(input.file, input.pin);
+  const content = await readPkcs12(input.file, input.pin);
   const certificate = new X509Certificate(content.certificate);
   const now = deps.clock.now();
   if (new Date(certificate.validTo).getTime() <= now.getTime()) throw new AppError('E_CERTIFICATE_EXPIRED');
