@@ -3,6 +3,7 @@
  * two-factor codes, PINs, agents), the ledger, and what an independent validator (pdfsig, qpdf) says of the result.
  */
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GifWriter } from 'omggif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { callMultipart } from '../helpers/documents.ts';
 import { waitForMail } from '../helpers/mail.ts';
 import {
   confirmEmailOf,
+  independentChecks,
   latestPdf,
   makePkcs12,
   pdfsig,
@@ -125,6 +127,52 @@ describe('a flow with three signers of three types', () => {
     expect(usage[0]?.count).toBe(3); // signatures on A's document, the partner's included
     const verified = await app.api.call('verifySignRecords', { token: w.ownerA.token });
     expect(verified.body.data.attributes.valid).toBe(true);
+  });
+});
+
+describe('every signature type', () => {
+  it('signs with each type; pdfsig, openssl cms/ts and qpdf accept every result', async () => {
+    const w = await world();
+    const name = await nameOf(w.userA1.id);
+    const email = (await knex()('users').where({ id: w.userA1.id }).first('email')).email as string;
+    await registerCertificate(w.userA1.token, makePkcs12({ commonName: name, email, pin: '2468' }), '2468');
+    const addAgent = await app.api.call('addMyAgent', {
+      token: w.userA1.token,
+      body: { data: { type: 'Agent', attributes: { userId: w.userA2.id } } },
+    });
+    expect(addAgent.status).toBe(201);
+    const seal = await uploadSeal(w.userA1.token);
+    const drawing = `data:image/png;base64,${sealPng(80).toString('base64')}`;
+    const at = { page: 1, rect: { x1: 300, y1: 80, x2: 380, y2: 140 } };
+    const cases: [string, TaskWorld['userA1'], Record<string, unknown>][] = [
+      ['operator', w.userA1, { placements: [{ kind: 'text', ...at, lines: ['承認'] }] }],
+      ['handwritten', w.userA1, { placements: [{ kind: 'handwritten', ...at, image: drawing }] }],
+      ['seal-image', w.userA1, { placements: [{ kind: 'seal', ...at, sealImageId: seal.body.data.id }] }],
+      ['long-term', w.userA1, {}],
+      ['timestamp', w.userA1, {}],
+      ['party', w.userA1, { pin: '2468' }],
+      ['proxy', w.userA2, { pin: '2468', onBehalfOfUserId: w.userA1.id }],
+      ['advanced', w.userA1, { pin: '2468' }],
+    ];
+    const localCa = await (await fetch(`${app.url}/pki/local-ca.crt`)).arrayBuffer();
+    const localCaPem = new X509Certificate(Buffer.from(localCa)).toString();
+    for (const [signatureType, signer, attributes] of cases) {
+      const documentId = await newDocument(app, w.ownerA.token, w.flowId);
+      const group = signer === w.userA1 ? w.g1 : w.g2;
+      const [task] = await plan(app, w.ownerA.token, documentId, [groupTask(1, 'sign', group, { signatureType })]);
+      const signed = await signTaskCall(app, signer.token, task!.id, attributes);
+      expect(signed.status, signatureType).toBe(200);
+      const pdf = await latestPdf(app, documentId);
+      expect(independentChecks(pdf, localCaPem), signatureType).toEqual([]);
+      const checked = pdfsig(pdf);
+      const cades = checked.types.map((type, i) => [type, checked.validations[i]]).filter(([t]) => t !== 'unknown');
+      if (signatureType === 'timestamp') expect(cades, signatureType).toEqual([]);
+      else {
+        expect(cades[0], signatureType).toEqual(['ETSI.CAdES.detached', 'Signature is Valid.']);
+      }
+      const report = await app.api.call('getDocumentSignatures', { token: w.ownerA.token, params: { documentId } });
+      expect(report.body.data.attributes.allIntact, signatureType).toBe(true);
+    }
   });
 });
 

@@ -4,10 +4,13 @@
  * pdfsig on it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
+import { signatureContents } from '../../core/signing/byte-ranges.ts';
+import { attributeValue, OID, parseSignedData, sha256 } from '../../core/signing/cms.ts';
 import type { TestApp } from './app.ts';
 
 /** Marks the user's current address as confirmed (the arrival-confirmation link has its own test). */
@@ -133,4 +136,93 @@ export function sealPng(size = 40): Buffer {
     }
   }
   return PNG.sync.write(png);
+}
+
+function run(command: string, args: string[]): { ok: boolean; output: string } {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The bytes a ByteRange covers. */
+export function signedBytes(pdf: Uint8Array, [a, b, c, d]: readonly number[]): Buffer {
+  return Buffer.concat([pdf.subarray(a!, a! + b!), pdf.subarray(c!, c! + d!)]);
+}
+
+/** `openssl cms -verify` of signature `index` over its ByteRange, chained to the roots in `caFile` (PEM). */
+export function opensslCms(pdf: Uint8Array, index: number, caFile: string): { ok: boolean; output: string } {
+  const { byteRange, der } = signatureContents(pdf)[index]!;
+  return run('openssl', [
+    'cms',
+    '-verify',
+    '-binary',
+    '-inform',
+    'DER',
+    '-in',
+    tempFile('sig.der', der),
+    '-content',
+    tempFile('content.bin', signedBytes(pdf, byteRange)),
+    '-CAfile',
+    caFile,
+    '-purpose',
+    'any',
+    '-out',
+    '/dev/null',
+  ]);
+}
+
+/** `openssl ts -verify` of a token, against a digest (a signature timestamp) or data (a document timestamp). */
+export function opensslTs(
+  token: Uint8Array,
+  imprintOrData: { digest: string } | { data: Uint8Array },
+  caFile: string,
+): { ok: boolean; output: string } {
+  const input =
+    'digest' in imprintOrData ? ['-digest', imprintOrData.digest] : ['-data', tempFile('data.bin', imprintOrData.data)];
+  return run('openssl', [
+    'ts',
+    '-verify',
+    '-token_in',
+    '-in',
+    tempFile('token.der', token),
+    ...input,
+    '-CAfile',
+    caFile,
+  ]);
+}
+
+/**
+ * Every signature of `pdf` checked by tools that are not ours: a document timestamp with `openssl ts -verify` over
+ * its ByteRange; a signature with `openssl cms -verify` over its ByteRange (self-signed signer certificates are
+ * added to the roots, so the chain check does not hide the signature check) and its signature timestamp with
+ * `openssl ts -verify` over the signature value's digest; the file with `qpdf --check`. Returns the failures.
+ */
+export function independentChecks(pdf: Uint8Array, localCaPem: string): string[] {
+  const failures: string[] = [];
+  qpdfCheck(pdf);
+  signatureContents(pdf).forEach(({ byteRange, der }, index) => {
+    const { signedData } = parseSignedData(der);
+    const roots = [localCaPem];
+    for (const certificate of signedData.certificates ?? []) {
+      const x509 = new X509Certificate(
+        Buffer.from((certificate as { toSchema(): { toBER(): ArrayBuffer } }).toSchema().toBER()),
+      );
+      if (x509.subject === x509.issuer) roots.push(x509.toString());
+    }
+    const caFile = tempFile('roots.pem', roots.join('\n'));
+    if (signedData.encapContentInfo.eContentType === OID.tstInfo) {
+      const checked = opensslTs(der, { data: signedBytes(pdf, byteRange) }, caFile);
+      if (!checked.ok) failures.push(`document timestamp ${index}: ${checked.output}`);
+      return;
+    }
+    const cms = opensslCms(pdf, index, caFile);
+    if (!cms.ok) failures.push(`signature ${index}: ${cms.output}`);
+    const signerInfo = signedData.signerInfos[0]!;
+    const token = attributeValue(signerInfo, OID.signatureTimeStampToken, true);
+    if (token) {
+      const digest = Buffer.from(sha256(new Uint8Array(signerInfo.signature.valueBlock.valueHexView))).toString('hex');
+      const ts = opensslTs(new Uint8Array(token.toBER(false)), { digest }, caFile);
+      if (!ts.ok) failures.push(`signature timestamp ${index}: ${ts.output}`);
+    }
+  });
+  return failures;
 }

@@ -23,6 +23,7 @@ import { httpTimestampAuthority } from '../../core/signing/tsa.ts';
 import type { SigningKey } from '../../core/signing/types.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { buildPdf } from '../helpers/pdf.ts';
+import { opensslCms, opensslTs, signedBytes } from '../helpers/signing.ts';
 
 let app: TestApp;
 let engine: SigningEngine;
@@ -63,41 +64,6 @@ function pdfsig(pdf: Uint8Array): { validations: string[]; types: string[]; outp
   };
 }
 
-function signedBytes(pdf: Uint8Array, [a, b, c, d]: number[]): Buffer {
-  return Buffer.concat([pdf.subarray(a!, a! + b!), pdf.subarray(c!, c! + d!)]);
-}
-
-/** `openssl cms -verify` of a signature's CMS over its ByteRange, chained to the local CA. */
-function opensslCms(pdf: Uint8Array, index: number): { ok: boolean; output: string } {
-  const { byteRange, der } = signatureContents(pdf)[index]!;
-  return run('openssl', [
-    'cms',
-    '-verify',
-    '-binary',
-    '-inform',
-    'DER',
-    '-in',
-    write('sig.der', der),
-    '-content',
-    write('content.bin', signedBytes(pdf, byteRange)),
-    '-CAfile',
-    caFile,
-    '-purpose',
-    'any',
-    '-out',
-    '/dev/null',
-  ]);
-}
-
-function opensslTs(
-  token: Uint8Array,
-  imprintOrData: { digest: string } | { data: Uint8Array },
-): { ok: boolean; output: string } {
-  const input =
-    'digest' in imprintOrData ? ['-digest', imprintOrData.digest] : ['-data', write('data.bin', imprintOrData.data)];
-  return run('openssl', ['ts', '-verify', '-token_in', '-in', write('token.der', token), ...input, '-CAfile', caFile]);
-}
-
 function qpdfCheck(pdf: Uint8Array): void {
   execFileSync('qpdf', ['--check', write('check.pdf', pdf)], { encoding: 'utf8' });
 }
@@ -120,7 +86,7 @@ describe('PAdES baseline signatures', () => {
     const result = pdfsig(pdf);
     expect(result.validations).toEqual(['Signature is Valid.']);
     expect(result.types).toEqual(['ETSI.CAdES.detached']);
-    expect(opensslCms(pdf, 0)).toMatchObject({ ok: true });
+    expect(opensslCms(pdf, 0, caFile)).toMatchObject({ ok: true });
     const { signedData } = parseSignedData(signatureContents(pdf)[0]!.der);
     const signerInfo = signedData.signerInfos[0]!;
     expect(attributeValue(signerInfo, OID.signingTime)).toBeNull();
@@ -140,12 +106,12 @@ describe('PAdES baseline signatures', () => {
     const { pdf, timestampTime } = await sign(await buildPdf());
     expect(timestampTime).toBeInstanceOf(Date);
     expect(pdfsig(pdf).validations).toEqual(['Signature is Valid.']);
-    expect(opensslCms(pdf, 0)).toMatchObject({ ok: true });
+    expect(opensslCms(pdf, 0, caFile)).toMatchObject({ ok: true });
     const { signedData } = parseSignedData(signatureContents(pdf)[0]!.der);
     const signerInfo = signedData.signerInfos[0]!;
     const token = attributeValue(signerInfo, OID.signatureTimeStampToken, true)!;
     const digest = createHash('sha256').update(signerInfo.signature.valueBlock.valueHexView).digest('hex');
-    expect(opensslTs(new Uint8Array(token.toBER(false)), { digest })).toMatchObject({ ok: true });
+    expect(opensslTs(new Uint8Array(token.toBER(false)), { digest }, caFile)).toMatchObject({ ok: true });
     const report = await engine.verify(pdf);
     expect(report.signatures[0]).toMatchObject({
       padesLevel: 'B-T',
@@ -166,9 +132,9 @@ describe('PAdES baseline signatures', () => {
     expect(result.output).toContain('DocumentTimestamp1');
     const timestamps = signatureContents(lta.pdf);
     const documentTimestamp = timestamps[1]!;
-    expect(opensslTs(documentTimestamp.der, { data: signedBytes(lta.pdf, documentTimestamp.byteRange) })).toMatchObject(
-      { ok: true },
-    );
+    expect(
+      opensslTs(documentTimestamp.der, { data: signedBytes(lta.pdf, documentTimestamp.byteRange) }, caFile),
+    ).toMatchObject({ ok: true });
     qpdfCheck(lta.pdf);
     const report = await engine.verify(lta.pdf);
     expect(report.signatures.map((s) => [s.kind, s.integrity, s.padesLevel])).toEqual([
@@ -184,8 +150,8 @@ describe('PAdES baseline signatures', () => {
     const second = await sign(first.pdf, { signerName: 'Second Signer' });
     expect(Buffer.from(second.pdf.subarray(0, first.pdf.length)).equals(Buffer.from(first.pdf))).toBe(true);
     expect(pdfsig(second.pdf).validations).toEqual(['Signature is Valid.', 'Signature is Valid.']);
-    expect(opensslCms(second.pdf, 0)).toMatchObject({ ok: true });
-    expect(opensslCms(second.pdf, 1)).toMatchObject({ ok: true });
+    expect(opensslCms(second.pdf, 0, caFile)).toMatchObject({ ok: true });
+    expect(opensslCms(second.pdf, 1, caFile)).toMatchObject({ ok: true });
     qpdfCheck(second.pdf);
     const report = await engine.verify(second.pdf);
     expect(report.signatures.map((s) => s.coverage)).toEqual(['revision', 'whole-document']);
@@ -307,7 +273,7 @@ describe('PAdES baseline signatures', () => {
   it('adds a document timestamp on its own (timestamp-only signature type)', async () => {
     const { pdf } = await addDocumentTimestamp(await buildPdf(), engine.tsa);
     const [token] = signatureContents(pdf);
-    expect(opensslTs(token!.der, { data: signedBytes(pdf, token!.byteRange) })).toMatchObject({ ok: true });
+    expect(opensslTs(token!.der, { data: signedBytes(pdf, token!.byteRange) }, caFile)).toMatchObject({ ok: true });
     expect((await engine.verify(pdf)).signatures[0]).toMatchObject({ kind: 'document-timestamp', integrity: 'valid' });
   });
 });
