@@ -24,14 +24,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { call, signUpAndIn } from './api.ts';
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
-}
+import { intFromEnv } from './env.ts';
 
 const SECONDS = intFromEnv('BENCH_SECONDS', 10, 1);
 /** Each target is loaded at each of these connection counts: 1 shows a user's latency, 20 a busy office's. */

@@ -28,14 +28,7 @@ import { loadConfig } from '../core/config.ts';
 import { createService, type Service } from '../core/service.ts';
 import { signUpAndIn } from './api.ts';
 import { reportLoginRouteSize } from './web-size.ts';
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
-}
+import { intFromEnv } from './env.ts';
 
 const SECONDS = intFromEnv('BENCH_SECONDS', 10, 1);
 const CONNECTIONS = intFromEnv('BENCH_CONNECTIONS', 50, 1);

@@ -35,14 +35,7 @@ import { softwareKey } from '../core/signing/keys.ts';
 import { signPdf } from '../core/signing/pades.ts';
 import { localTimestampAuthority } from '../core/signing/tsa.ts';
 import type { SignPdfInput } from '../core/signing/types.ts';
-
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return value;
-}
+import { intFromEnv } from './env.ts';
 
 const SIGNATURES = intFromEnv('BENCH_SIGNATURES', 20, 1);
 const LARGE_MB = intFromEnv('BENCH_SIGN_LARGE_MB', 30, 1);
