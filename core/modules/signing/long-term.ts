@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import { latestVersion } from '../../files/scan.ts';
 import { extendToLta } from '../../signing/pades.ts';
+import { storeRevision } from './revisions.ts';
 
 interface LongTermRow {
   document_id: string;
@@ -29,26 +30,13 @@ async function renewOne(deps: CoreDeps, documentId: string): Promise<string | nu
       const version = await latestVersion(trx, documentId);
       const pdf = new Uint8Array(await deps.files.read(version.sha256));
       const renewed = await extendToLta(pdf, deps.signing.tsa, deps.signing.revocation);
-      const stored = await deps.files.put(Buffer.from(renewed.pdf));
-      const now = deps.clock.now();
-      await trx('document_versions').insert({
-        organization_id: row.organization_id,
-        document_id: documentId,
-        version: version.version + 1,
-        file_name: version.file_name,
-        content_type: 'application/pdf',
-        size_bytes: stored.size,
-        sha256: stored.sha256,
-        page_count: version.page_count,
-        scan_status: 'clean',
-        scan_engine: 'keiyaku-signing',
-        scan_detail: `long-term renewal of version ${version.version}`,
-        scanned_at: now,
-        uploaded_by: null,
-        created_at: now,
+      const stored = await storeRevision(deps, trx, version, renewed.pdf, {
         kind: 'ltv',
-        pades_level: 'B-LTA',
+        padesLevel: 'B-LTA',
+        uploadedBy: null,
+        detail: 'long-term renewal',
       });
+      const now = deps.clock.now();
       await trx('long_term_documents')
         .where({ document_id: documentId })
         .update(scheduleOf(deps, renewed.genTime, renewed.notAfter, now));
@@ -58,7 +46,7 @@ async function renewOne(deps: CoreDeps, documentId: string): Promise<string | nu
         targetType: 'document',
         targetId: document.id,
         details: {
-          version: version.version + 1,
+          version: stored.version,
           sha256: stored.sha256,
           timestampNotAfter: renewed.notAfter.toISOString(),
         },

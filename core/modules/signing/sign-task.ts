@@ -25,6 +25,7 @@ import { checkSigningCode, consumeSigningCode } from './codes.ts';
 import { assertAgentOf, openECertificate } from './e-certificates.ts';
 import { emailConfirmed } from './email-confirmation.ts';
 import { scheduleOf } from './long-term.ts';
+import { storeRevision } from './revisions.ts';
 import { appearancesOf, type PlacementInput } from './placements.ts';
 
 export interface SignTaskInput {
@@ -134,30 +135,13 @@ export async function signTask(
       request.eCertificate = opened.certificate;
     }
     const outcome = await type.sign(request, deps.signing);
-    const stored = await deps.files.put(Buffer.from(outcome.pdf));
-    const [next] = (await trx('document_versions')
-      .where({ document_id: step.document.id })
-      .select(trx.raw('coalesce(max(version), 0)::int + 1 AS next'))) as { next: number }[];
-    // The signed revision appends only our own signature bytes to a version that was scanned clean.
-    await trx('document_versions').insert({
-      organization_id: step.document.organization_id,
-      document_id: step.document.id,
-      version: next!.next,
-      file_name: version.file_name,
-      content_type: 'application/pdf',
-      size_bytes: stored.size,
-      sha256: stored.sha256,
-      page_count: version.page_count,
-      scan_status: 'clean',
-      scan_engine: 'keiyaku-signing',
-      scan_detail: `signed revision of version ${version.version}`,
-      scanned_at: now,
-      uploaded_by: principal.userId,
-      created_at: now,
+    const stored = await storeRevision(deps, trx, version, outcome.pdf, {
       kind: outcome.level === 'document-timestamp' ? 'timestamp' : 'signature',
-      task_id: step.task.id,
-      signature_type: type.code,
-      pades_level: outcome.level,
+      padesLevel: outcome.level,
+      uploadedBy: principal.userId,
+      taskId: step.task.id,
+      signatureType: type.code,
+      detail: 'signed revision',
     });
     const certificate = outcome.certificate ? new X509Certificate(outcome.certificate) : null;
     await appendSignRecord(
@@ -165,7 +149,7 @@ export async function signTask(
       {
         organizationId: step.document.organization_id,
         documentId: step.document.id,
-        documentRevision: next!.next,
+        documentRevision: stored.version,
         signerUserId: signer.userId,
         signerName: signer.name,
         onBehalfOfUserId: outcome.onBehalfOfUserId,
@@ -187,7 +171,7 @@ export async function signTask(
       await scheduleRenewal(deps, trx, step, outcome.timestampTime ?? now, outcome.documentTimestampNotAfter);
     }
     await completeTask(deps, trx, actor, step, 'sign', input.comment, {
-      version: next!.next,
+      version: stored.version,
       signatureType: type.code,
       padesLevel: outcome.level,
       sha256: stored.sha256,
