@@ -1912,11 +1912,15 @@ export interface paths {
         put?: never;
         /**
          * Verify the signatures of any PDF, signed here or elsewhere.
-         * @description `multipart/form-data` with the PDF in the part `file` (at most 30 MB). Nothing is stored. Each signature and
-         *     document timestamp is reported with its signer, claimed time, SubFilter, the integrity of its ByteRange,
-         *     whether it covers the whole file or an earlier revision, its certificate chain (trusted: ends at the local
-         *     CA or a configured trust anchor), its RFC 3161 timestamp (the built-in TSA is labelled local), its LTV data
-         *     and the PAdES baseline level it meets. A file that is not a PDF is 415/422 as for uploads.
+         * @description `multipart/form-data` with the PDF in the part `file` (at most 35 MB: a 30 MB document with room for what
+         *     this service adds when it signs it — 30 signatures, DSS and document timestamps). Nothing is stored. An
+         *     encrypted PDF that opens with the empty user password is verified; one that needs a password is 422
+         *     `FILE_PASSWORD_PROTECTED`. The PDF is parsed in a worker with a budget of time and memory: a file over it is
+         *     422 `VERIFICATION_BUDGET_EXCEEDED`, and 503 `VERIFICATION_BUSY` when too many verifications wait. Each
+         *     signature and document timestamp is reported with its signer, claimed time, SubFilter, the integrity of its
+         *     ByteRange, whether it covers the whole file or an earlier revision, its certificate chain (trusted: ends at
+         *     the local CA or a configured trust anchor), its RFC 3161 timestamp (the built-in TSA is labelled local), its
+         *     LTV data and the PAdES baseline level it meets. A file that is not a PDF is 415/422 as for uploads.
          */
         post: operations["verifySignatures"];
         delete?: never;
@@ -2101,7 +2105,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -4059,7 +4063,7 @@ export interface components {
                     documentName: string;
                     /** @description The version verified (the latest). */
                     version: number;
-                    /** @description Every signature and timestamp of that version is intact. */
+                    /** @description The verification verdict of that version is valid: intact, trusted, not revoked, nothing changed after signing that is not allowed. */
                     valid: boolean;
                     signatures: number;
                     /** Format: date-time */
@@ -4090,7 +4094,7 @@ export interface components {
         SignatureVerifyForm: {
             /**
              * Format: binary
-             * @description The PDF to verify (at most 30 MB).
+             * @description The PDF to verify (at most 35 MB).
              */
             file: string;
         };
@@ -4101,6 +4105,18 @@ export interface components {
             subFilter: string;
             /** @enum {string} */
             kind: "signature" | "document-timestamp";
+            /**
+             * @description valid: intact, trusted, not revoked before its proven signing time and nothing disallowed changed after it; invalid: broken, made with a certificate revoked before the time a timestamp proves (or with no such proof), or changed after signing in a way nothing allows; indeterminate: it cannot be checked (unreadable, untrusted or incomplete chain, revocation status unknown).
+             * @enum {string}
+             */
+            status: "valid" | "invalid" | "indeterminate";
+            /** @description The revision (1-based) the signature signs; null when its ByteRange ends at no revision. */
+            revision: number | null;
+            /**
+             * @description For a certification (DocMDP) signature, its permission level P: 1 no changes, 2 form filling and signing, 3 form filling, signing and annotations.
+             * @enum {integer|null}
+             */
+            certification: 1 | 2 | 3 | null;
             /** @description The /Name of the signature dictionary. */
             signerName: string | null;
             certificate: {
@@ -4116,8 +4132,11 @@ export interface components {
             /** Format: date-time */
             claimedTime: string | null;
             byteRange: number[];
-            /** @enum {string} */
-            integrity: "valid" | "invalid";
+            /**
+             * @description unknown when the digest or the CMS could not be computed or read.
+             * @enum {string}
+             */
+            integrity: "valid" | "invalid" | "unknown";
             /** @enum {string} */
             coverage: "whole-document" | "revision";
             /** @enum {string} */
@@ -4129,17 +4148,55 @@ export interface components {
                 valid: boolean;
                 /** @description Issued by the built-in TSA (not publicly trusted). */
                 local: boolean;
+                /** @enum {string} */
+                chain: "trusted" | "untrusted" | "incomplete";
             } | null;
+            revocation: {
+                /**
+                 * @description revoked: before the signing time a timestamp proves, or with no proof of the time (the signature is invalid); revoked-after-signing: the timestamp proves the signature existed first (valid, with a note); unknown: no usable CRL or OCSP response (detail says which certificate and why); not-checked: the chain does not end at a trusted root, or the signer certificate is self-signed.
+                 * @enum {string}
+                 */
+                status: "good" | "revoked" | "revoked-after-signing" | "unknown" | "not-checked";
+                /** @description The certificate the status is about. */
+                subject: string | null;
+                /** @enum {string|null} */
+                source: "dss" | "cms" | "online" | null;
+                /** @enum {string|null} */
+                method: "crl" | "ocsp" | null;
+                /** Format: date-time */
+                revokedAt: string | null;
+                /** @description RFC 5280 reason: keyCompromise, superseded, … */
+                reason: string | null;
+                detail: string | null;
+            };
             ltv: {
+                /** @description A DSS of a later revision holds the validation data of this signature's and its TSA's chains. */
                 dss: boolean;
                 crls: number;
                 ocspResponses: number;
                 certificates: number;
             };
-            /** @enum {string|null} */
+            /**
+             * @description B-T needs a valid signature timestamp; B-LT a DSS holding the certificates and revocation data of the signer's chain and of the timestamp's TSA chain; B-LTA a valid document timestamp covering that DSS.
+             * @enum {string|null}
+             */
             padesLevel: "B-B" | "B-T" | "B-LT" | "B-LTA" | null;
-            /** @description Stable codes: byte-range-invalid, digest-mismatch, signature-value-invalid, timestamp-invalid, signing-time-attribute-present, signing-certificate-v2-missing, chain-untrusted, chain-incomplete, signer-certificate-missing, cms-unreadable. */
+            /** @description Stable codes: byte-range-invalid, byte-range-gap-invalid (the ByteRange gap holds more than this signature's /Contents), byte-range-not-revision-end, contents-missing, duplicate-byte-range, digest-mismatch, signature-value-invalid, cms-unreadable, signer-certificate-missing, timestamp-invalid, timestamp-chain-untrusted, timestamp-chain-incomplete, signing-time-attribute-present, signing-certificate-v2-missing, chain-untrusted, chain-incomplete, certificate-revoked, certificate-revoked-after-signing, revocation-unavailable, certificate-not-valid-at-signing-time, changed-after-signing, certification-violated, certification-not-first. */
             problems: string[];
+        };
+        RevisionChange: {
+            /** @description The revision (1-based) that made the change. */
+            revision: number;
+            /**
+             * @description What the changed objects are: validation data, a document timestamp, a new signature with its field and widget, form filling, annotations, metadata; or page content, page resources (fonts, images, forms), the page tree, a page's own attributes, the catalogue, the form dictionary, an existing signature or its widget, or bytes after the last revision that belong to none.
+             * @enum {string}
+             */
+            kind: "dss" | "document-timestamp" | "signature" | "form-fill" | "annotation" | "metadata" | "page-content" | "page-resources" | "page-tree" | "page" | "catalog" | "acroform" | "signature-modified" | "unrecognized-bytes";
+            /** @description DSS, document timestamps and metadata are always allowed; new signatures unless certification level 1; form filling and annotations as the certification level allows, or, without certification, when a later signature covers the revision. Everything else is not. */
+            allowed: boolean;
+            /** @description The page (1-based) the change is on, when it is on one. */
+            page: number | null;
+            objects: string[];
         };
         VerificationReportResponse: {
             data: {
@@ -4149,7 +4206,24 @@ export interface components {
                 id: string;
                 attributes: {
                     revisions: number;
+                    /**
+                     * @description The verdict to show first, the most serious that applies: changed-after-signing (a later revision made a change nothing allows), invalid, indeterminate (a signature cannot be checked), valid; no-signatures for a PDF without any.
+                     * @enum {string}
+                     */
+                    verdict: "changed-after-signing" | "invalid" | "indeterminate" | "valid" | "no-signatures";
                     signatures: components["schemas"]["SignatureReport"][];
+                    /** @description Signatures beyond the reporting cap (100); identical ByteRanges are reported once. */
+                    signaturesOmitted: number;
+                    certification: {
+                        /** @enum {integer} */
+                        level: 1 | 2 | 3;
+                        signatureIndex: number;
+                        violated: boolean;
+                    } | null;
+                    changes: components["schemas"]["RevisionChange"][];
+                    /** @description The file is encrypted and was opened with the empty user password. */
+                    encrypted: boolean;
+                    /** @description At least one signature, and every one has integrity valid. */
                     allIntact: boolean;
                     /** @description Bytes after the last signed revision that no signature covers. */
                     unsignedTrailingBytes: number;
@@ -4169,6 +4243,23 @@ export interface components {
                 id: string | null;
                 attributes: {
                     status: components["schemas"]["ECertificateStatus"];
+                    /**
+                     * @description Why the status is invalid.
+                     * @enum {string|null}
+                     */
+                    invalidReason: "revoked" | "not-yet-valid" | null;
+                    /**
+                     * Format: date-time
+                     * @description When the issuer revoked the certificate (from its CRL or OCSP responder).
+                     */
+                    revokedAt: string | null;
+                    /** @description The RFC 5280 reason the issuer gave (keyCompromise, superseded, ...), when it gave one. */
+                    revocationReason: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the service last checked the certificate's revocation status.
+                     */
+                    revocationCheckedAt: string | null;
                     subject: string | null;
                     issuer: string | null;
                     serialNumber: string | null;
@@ -7756,7 +7847,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
         };
     };
     listLongTermDocuments: {
@@ -7833,6 +7926,7 @@ export interface operations {
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
         };
     };
     getMyECertificate: {
@@ -7882,6 +7976,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];

@@ -833,8 +833,33 @@ export const ERROR_CATALOGUE = {
   },
   REVOCATION_UNAVAILABLE: {
     status: 503,
-    ja: '証明書の失効情報を取得できないため、長期署名にできませんでした。',
-    en: 'Revocation data for the certificates could not be fetched, so the long-term signature was not made.',
+    ja: '証明書の失効情報を確認できないため、署名できませんでした。時間をおいて再度お試しください。',
+    en: 'The revocation status of a certificate could not be checked, so nothing was signed. Please try again later.',
+  },
+  SIGNING_KEY_REVOKED: {
+    status: 503,
+    ja: 'サービスの署名用証明書が失効しているため、署名できませんでした。運営者にお問い合わせください。',
+    en: "The service's signing certificate has been revoked, so nothing was signed. Please contact the operator.",
+  },
+  DOCUMENT_CERTIFIED_NO_CHANGES: {
+    status: 409,
+    ja: 'この書類は変更を許可しない作成者署名（認証）がされているため、署名を追加できません。',
+    en: 'This document is certified with no changes allowed, so no signature can be added.',
+  },
+  DOCUMENT_CERTIFIED_NO_ANNOTATIONS: {
+    status: 409,
+    ja: 'この書類の作成者署名（認証）は注釈の追加を許可していないため、印影や文字は署名欄の1か所にだけ配置できます。',
+    en: "This document's certification allows no annotations, so a seal or text can be placed only in the signature field itself.",
+  },
+  VERIFICATION_BUDGET_EXCEEDED: {
+    status: 422,
+    ja: 'PDFの構造が複雑すぎるため、制限時間内に検証できませんでした。',
+    en: 'The PDF is too complex to verify within the limits.',
+  },
+  VERIFICATION_BUSY: {
+    status: 503,
+    ja: '検証の処理が混み合っています。時間をおいて再度お試しください。',
+    en: 'Too many verifications are running. Please try again later.',
   },
   SIGNING_CODE_REQUIRED: {
     status: 422,
@@ -875,6 +900,11 @@ export const ERROR_CATALOGUE = {
     status: 422,
     ja: '電子証明書が無効です。',
     en: 'The e-certificate is not valid.',
+  },
+  E_CERTIFICATE_REVOKED: {
+    status: 409,
+    ja: '電子証明書は発行元により失効されているため、署名できません。',
+    en: 'The e-certificate has been revoked by its issuer, so nothing can be signed with it.',
   },
   E_CERTIFICATE_FILE_INVALID: {
     status: 422,
