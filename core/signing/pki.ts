@@ -2,10 +2,13 @@
  * The embedded default's own PKI: a local root CA that issues the built-in TSA's certificate and the business-operator
  * key, and publishes a CRL for them. Keys are created once, sealed under the master key and kept in service_keys
  * (the newest row of a purpose is the one in use), so every instance sharing the database signs with the same keys.
+ * As RFC 5280 asks, what the CA issues names where its CRL (CRL distribution point) and its certificate (AIA
+ * caIssuers) are published, and its CRL carries a CRL Number and an Authority Key Identifier.
  * Nothing here is publicly trusted: reports label it "local".
  */
 import { createPrivateKey, type KeyObject, webcrypto, X509Certificate } from 'node:crypto';
 import type * as X509 from '@peculiar/x509';
+import * as asn1js from 'asn1js';
 import type { Knex } from 'knex';
 import { arrayBuffer } from './cms.ts';
 import type { Secrets } from './secrets.ts';
@@ -20,7 +23,8 @@ const RSA = {
   publicExponent: new Uint8Array([1, 0, 1]),
   modulusLength: 2048,
 };
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 
 export type ServiceKeyPurpose = 'local-ca' | 'local-tsa' | 'operator';
 
@@ -55,17 +59,25 @@ async function toCryptoKey(privateKey: KeyObject): Promise<CryptoKey> {
   return webcrypto.subtle.importKey('pkcs8', pkcs8, RSA, false, ['sign']) as Promise<CryptoKey>;
 }
 
+/** Where the local CA publishes its CRL and its certificate (core/signing/http.ts serves both). */
+export function localCaUrls(publicUrl: string): { crl: string; certificate: string } {
+  return { crl: `${publicUrl}/pki/local-ca.crl`, certificate: `${publicUrl}/pki/local-ca.crt` };
+}
+
 /** Issues a certificate for `purpose`; the CA signs itself. */
 async function issue(
   purpose: ServiceKeyPurpose,
   now: Date,
   issuer: ServiceKey | null,
+  publicUrl: string,
 ): Promise<{ privateKey: KeyObject; certificate: Uint8Array }> {
   const x509 = await x509Lib();
   const keys = (await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify'])) as CryptoKeyPair;
   const isCa = purpose === 'local-ca';
   const extensions: X509.Extension[] = [
-    new x509.BasicConstraintsExtension(isCa, isCa ? 0 : undefined, true),
+    // Critical on the CA (RFC 5280 §4.2.1.9 requires it); not on end entities, where validators such as iText 5
+    // refuse a TSA certificate whose basicConstraints and extendedKeyUsage are both critical.
+    new x509.BasicConstraintsExtension(isCa, isCa ? 0 : undefined, isCa),
     new x509.KeyUsagesExtension(
       isCa
         ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign
@@ -78,8 +90,11 @@ async function issue(
   if (purpose === 'local-tsa')
     extensions.push(new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.timeStamping], true));
   if (issuer) {
+    const urls = localCaUrls(publicUrl);
     extensions.push(
       await x509.AuthorityKeyIdentifierExtension.create(new x509.X509Certificate(arrayBuffer(issuer.certificate))),
+      new x509.CRLDistributionPointsExtension([urls.crl]),
+      new x509.AuthorityInfoAccessExtension({ caIssuers: urls.certificate }),
     );
   }
   const certificate = await x509.X509CertificateGenerator.create({
@@ -111,11 +126,14 @@ interface ServiceKeyRow {
 /** The service's local PKI: keys created on first use, kept sealed in service_keys. */
 export class LocalPki {
   private readonly cache = new Map<ServiceKeyPurpose, Promise<ServiceKey>>();
+  private crlOfHour: { hour: number; crl: Promise<Uint8Array> } | null = null;
 
   constructor(
     private readonly knex: Knex,
     private readonly secrets: Secrets,
     private readonly now: () => Date,
+    /** The service's public base URL (Config.publicUrl): issued certificates point at its /pki/ endpoints. */
+    private readonly publicUrl: string,
   ) {}
 
   /** The key of `purpose`, issuing (and storing) it when there is none or the stored one has expired. */
@@ -136,8 +154,10 @@ export class LocalPki {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`service-key:${purpose}`]);
       const row = (await trx('service_keys').where({ purpose }).orderBy('created_at', 'desc').first()) as
         ServiceKeyRow | undefined;
-      if (row && row.not_after.getTime() > this.now().getTime()) return this.fromRow(row);
-      const issued = await issue(purpose, this.now(), issuer);
+      if (row && row.not_after.getTime() > this.now().getTime() && (await this.current(purpose, row))) {
+        return this.fromRow(row);
+      }
+      const issued = await issue(purpose, this.now(), issuer, this.publicUrl);
       const chain = issuer ? [issuer.certificate, ...issuer.chain] : [];
       const parsed = new X509Certificate(issued.certificate);
       await trx('service_keys').insert({
@@ -160,6 +180,22 @@ export class LocalPki {
     });
   }
 
+  /**
+   * A stored leaf certificate is current when it names this CA's CRL distribution point at the public URL; older
+   * ones (issued before they carried one, or for another URL) are re-issued so existing deployments heal.
+   */
+  private async current(purpose: ServiceKeyPurpose, row: ServiceKeyRow): Promise<boolean> {
+    if (purpose === 'local-ca') return true;
+    const x509 = await x509Lib();
+    const points = new x509.X509Certificate(new Uint8Array(row.certificate)).getExtension(
+      x509.CRLDistributionPointsExtension,
+    );
+    const urls = (points?.distributionPoints ?? []).flatMap((p) =>
+      (p.distributionPoint?.fullName ?? []).map((n) => n.uniformResourceIdentifier),
+    );
+    return urls.includes(localCaUrls(this.publicUrl).crl);
+  }
+
   private fromRow(row: ServiceKeyRow): ServiceKey {
     const pkcs8 = Buffer.from(this.secrets.open(row.private_key_envelope));
     return {
@@ -171,16 +207,40 @@ export class LocalPki {
     };
   }
 
-  /** The local CA's CRL (DER): nothing revoked, valid for a week from now; signed fresh on each call. */
-  async crl(): Promise<Uint8Array> {
+  /**
+   * The local CA's CRL (DER): nothing revoked. One CRL per hour: thisUpdate at the start of the hour, CRL Number the
+   * hours since 1970 (so it only grows, on every instance alike), valid for a week; RSA PKCS#1 v1.5 signatures are
+   * deterministic, so every instance serves the same bytes for the same hour.
+   */
+  crl(): Promise<Uint8Array> {
+    const hour = Math.floor(this.now().getTime() / HOUR);
+    if (this.crlOfHour?.hour !== hour) {
+      const crl = this.issueCrl(hour);
+      this.crlOfHour = { hour, crl };
+      crl.catch(() => {
+        if (this.crlOfHour?.crl === crl) this.crlOfHour = null;
+      });
+    }
+    return this.crlOfHour!.crl;
+  }
+
+  private async issueCrl(hour: number): Promise<Uint8Array> {
     const ca = await this.key('local-ca');
     const x509 = await x509Lib();
-    const now = this.now();
+    const caCertificate = new x509.X509Certificate(arrayBuffer(ca.certificate));
+    const keyId = caCertificate.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+    const thisUpdate = new Date(hour * HOUR);
     const crl = await x509.X509CrlGenerator.create({
-      issuer: new x509.X509Certificate(arrayBuffer(ca.certificate)).subject,
-      thisUpdate: new Date(now.getTime() - 60_000),
-      nextUpdate: new Date(now.getTime() + 7 * DAY),
+      issuer: caCertificate.subject,
+      thisUpdate,
+      nextUpdate: new Date(thisUpdate.getTime() + 7 * DAY),
       entries: [],
+      extensions: [
+        new x509.Extension('2.5.29.20', false, new asn1js.Integer({ value: hour }).toBER(false)),
+        keyId
+          ? new x509.AuthorityKeyIdentifierExtension(keyId)
+          : await x509.AuthorityKeyIdentifierExtension.create(caCertificate),
+      ],
       signingAlgorithm: RSA,
       signingKey: await toCryptoKey(ca.privateKey),
     });

@@ -1,11 +1,15 @@
 /*
- * What every key-based signature type does once it knows whose key signs and whom to name: sign the request's PDF
- * at its level with the request's appearances and the services' TSA and revocation data, and report the outcome.
+ * What every key-based signature type does once it knows whose key signs and whom to name: check that the key's
+ * chain is not revoked (a user's e-certificate or the service's key; an unknown status refuses too), sign the
+ * request's PDF at its level with the request's appearances and the services' TSA and revocation data, and report
+ * the outcome.
  */
 import { signPdf } from './pades.ts';
+import { assertKeyNotRevoked } from './revocation.ts';
 import type { SignatureOutcome, SignatureRequest, SigningServices } from './signature-types.ts';
 import type { PadesLevel, SigningKey } from './types.ts';
 
+/** Signs the request's PDF with `signature.key` after checking the key's chain is not revoked. */
 export async function signRequest(
   request: SignatureRequest,
   services: SigningServices,
@@ -19,6 +23,11 @@ export async function signRequest(
     onBehalfOfUserId: string | null;
   },
 ): Promise<SignatureOutcome> {
+  await assertKeyNotRevoked(
+    [signature.key.certificate, ...signature.key.chain],
+    services.revocation,
+    request.eCertificate ? 'user' : 'service',
+  );
   const result = await signPdf({
     pdf: request.pdf,
     key: signature.key,

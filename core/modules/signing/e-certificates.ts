@@ -2,7 +2,9 @@
  * Users' own e-certificates (PKCS#12) and their agents. The private key is kept as an AES-256-GCM envelope under
  * the master key and the PIN (the PKCS#12 password) as an argon2 hash: every signature asks for the PIN again, and
  * five wrong PINs lock the certificate for 15 minutes. Statuses: not registered, valid, near expiry (30 days),
- * expired, invalid (not yet valid or unreadable).
+ * expired, invalid (revoked by its issuer, or not yet valid). The revocation status is checked (CRL or OCSP of the
+ * issuer) at registration, where a revoked certificate is refused, and before every signature, where a revocation
+ * found is recorded on the row.
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -12,7 +14,9 @@ import type { Principal, RequestContext } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { softwareKey } from '../../signing/keys.ts';
 import { readPkcs12 } from '../../signing/pkcs12.ts';
+import { revocationRefusal } from '../../signing/revocation.ts';
 import type { SignatureRequest } from '../../signing/signature-types.ts';
+import type { CertificateStatus } from '../../signing/types.ts';
 
 export const NEAR_EXPIRY_DAYS = 30;
 export const PIN_MAX_FAILURES = 5;
@@ -38,15 +42,25 @@ export interface ECertificateRow {
   key_algorithm: 'RSA' | 'ECDSA-P256';
   not_before: Date;
   not_after: Date;
+  revoked_at: Date | null;
+  revocation_reason: string | null;
+  revocation_checked_at: Date | null;
 }
 
-export function certificateStatus(
-  row: Pick<ECertificateRow, 'not_before' | 'not_after'> | undefined,
-  now: Date,
-): ECertificateStatus {
+type StatusColumns = Pick<ECertificateRow, 'not_before' | 'not_after'> & { revoked_at?: Date | null };
+
+/** Why a certificate's status is invalid: revoked by its issuer, or not valid yet. */
+export function invalidReason(row: StatusColumns | undefined, now: Date): 'revoked' | 'not-yet-valid' | null {
+  if (!row) return null;
+  if (row.revoked_at) return 'revoked';
+  if (new Date(row.not_before).getTime() > now.getTime()) return 'not-yet-valid';
+  return null;
+}
+
+export function certificateStatus(row: StatusColumns | undefined, now: Date): ECertificateStatus {
   if (!row) return 'not_registered';
   const t = now.getTime();
-  if (new Date(row.not_before).getTime() > t) return 'invalid';
+  if (invalidReason(row, now)) return 'invalid';
   const notAfter = new Date(row.not_after).getTime();
   if (notAfter <= t) return 'expired';
   if (notAfter - t <= NEAR_EXPIRY_DAYS * 24 * 60 * 60 * 1000) return 'near_expiry';
@@ -59,6 +73,10 @@ export function eCertificateResource(row: ECertificateRow | undefined, now: Date
     id: row?.id ?? null,
     attributes: {
       status: certificateStatus(row, now),
+      invalidReason: invalidReason(row, now),
+      revokedAt: row?.revoked_at ? new Date(row.revoked_at).toISOString() : null,
+      revocationReason: row?.revocation_reason ?? null,
+      revocationCheckedAt: row?.revocation_checked_at ? new Date(row.revocation_checked_at).toISOString() : null,
       subject: row?.subject ?? null,
       issuer: row?.issuer ?? null,
       serialNumber: row?.serial_number ?? null,
@@ -91,6 +109,10 @@ export async function registerECertificate(
   const certificate = new X509Certificate(content.certificate);
   const now = deps.clock.now();
   if (new Date(certificate.validTo).getTime() <= now.getTime()) throw new AppError('E_CERTIFICATE_EXPIRED');
+  // A revoked certificate is refused; an unknown status is accepted (it is checked again before every signature).
+  const statuses = await deps.signing.revocation.check([content.certificate, ...content.chain]);
+  const refusal = revocationRefusal(statuses, 'user');
+  if (refusal?.revoked) throw refusal.error;
   const row = {
     organization_id: principal.organizationId,
     user_id: principal.userId,
@@ -107,6 +129,9 @@ export async function registerECertificate(
     key_algorithm: content.algorithm,
     not_before: new Date(certificate.validFrom),
     not_after: new Date(certificate.validTo),
+    revoked_at: null,
+    revocation_reason: null,
+    revocation_checked_at: refusal ? null : now,
     updated_at: now,
   };
   return deps.knex.transaction(async (trx) => {
@@ -156,7 +181,7 @@ export async function openECertificate(
   trx: Knex.Transaction,
   ownerUserId: string,
   pin: string | undefined,
-): Promise<{ certificate: NonNullable<SignatureRequest['eCertificate']> } | { refusal: AppError }> {
+): Promise<{ id: string; certificate: NonNullable<SignatureRequest['eCertificate']> } | { refusal: AppError }> {
   const row = (await trx('e_certificates').where({ user_id: ownerUserId }).forUpdate().first()) as
     ECertificateRow | undefined;
   const now = deps.clock.now();
@@ -165,6 +190,7 @@ export async function openECertificate(
     return { refusal: new AppError('E_CERTIFICATE_PIN_LOCKED', { params: { minutes: PIN_LOCK_MINUTES } }) };
   }
   const status = certificateStatus(row, now);
+  if (row.revoked_at) return { refusal: new AppError('E_CERTIFICATE_REVOKED', { detail: revokedDetail(row) }) };
   if (status === 'expired') return { refusal: new AppError('E_CERTIFICATE_EXPIRED') };
   if (status === 'invalid') return { refusal: new AppError('E_CERTIFICATE_INVALID') };
   if (!pin || !(await verifyPassword(row.pin_hash, pin))) {
@@ -191,6 +217,7 @@ export async function openECertificate(
   const x509 = new X509Certificate(row.certificate);
   const commonName = /CN=([^\n,]+)/.exec(x509.subject)?.[1]?.trim() ?? null;
   return {
+    id: row.id,
     certificate: {
       key: softwareKey({
         privateKey: deps.signing.secrets.open(row.private_key_envelope),
@@ -202,6 +229,58 @@ export async function openECertificate(
       emails: emailsOf(x509),
     },
   };
+}
+
+function revokedDetail(row: Pick<ECertificateRow, 'subject' | 'revoked_at' | 'revocation_reason'>): string {
+  return `${row.subject}: revoked on ${new Date(row.revoked_at!).toISOString()} (${row.revocation_reason ?? 'unspecified'})`;
+}
+
+/**
+ * Records what a check of the certificate's chain found before a signature: a revocation (on the row and in the
+ * operation log, in its own transaction so the refusal that follows does not roll it back), or when it was checked.
+ * Nothing is recorded for an unknown status.
+ */
+export async function recordRevocationCheck(
+  deps: CoreDeps,
+  actor: { userId: string; req: RequestContext | null },
+  eCertificateId: string,
+  statuses: readonly CertificateStatus[],
+): Promise<void> {
+  const now = deps.clock.now();
+  const revoked = statuses.find((s) => s.status === 'revoked');
+  if (!revoked && statuses.some((s) => s.status === 'unknown')) return;
+  await deps.knex.transaction(async (trx) => {
+    const row = (await trx('e_certificates').where({ id: eCertificateId }).forUpdate().first()) as
+      ECertificateRow | undefined;
+    if (!row) return;
+    if (!revoked) {
+      await trx('e_certificates').where({ id: row.id }).update({ revocation_checked_at: now });
+      return;
+    }
+    await trx('e_certificates')
+      .where({ id: row.id })
+      .update({
+        revoked_at: revoked.revokedAt ?? now,
+        revocation_reason: revoked.reason,
+        revocation_checked_at: now,
+        updated_at: now,
+      });
+    await deps.oplog.append(trx, actor.req, {
+      action: 'e_certificate.revoked',
+      organizationId: row.organization_id,
+      actorUserId: actor.userId,
+      targetType: 'e_certificate',
+      targetId: row.id,
+      details: {
+        subject: row.subject,
+        serialNumber: row.serial_number,
+        revokedCertificate: revoked.subject,
+        revokedAt: (revoked.revokedAt ?? now).toISOString(),
+        reason: revoked.reason,
+        source: revoked.detail,
+      },
+    });
+  });
 }
 
 // ---- agents ----
@@ -217,7 +296,7 @@ export async function listAgents(db: Knex, principal: Principal, now: Date) {
     .leftJoin('e_certificates as c', 'c.user_id', 'a.principal_user_id')
     .where('a.agent_user_id', principal.userId)
     .orderBy('u.name')
-    .select('u.id', 'u.name', 'c.not_before', 'c.not_after');
+    .select('u.id', 'u.name', 'c.not_before', 'c.not_after', 'c.revoked_at');
   return {
     data: agents.map(agentResource),
     meta: {

@@ -4,6 +4,10 @@
  *     version scanned clean, the signer's e-mail confirmed, the placements valid, the two-factor code or the
  *     e-certificate PIN right. Wrong codes and PINs are counted there and the count is committed before the
  *     refusal is thrown.
+ *  Between them, for types signing with a user's e-certificate, the certificate's chain is checked for revocation
+ *  (CRL or OCSP: network, so outside any transaction): a revocation found is recorded on the e-certificate in a
+ *  transaction of its own and refuses with E_CERTIFICATE_REVOKED; an unknown status refuses with
+ *  REVOCATION_UNAVAILABLE.
  *  2. the signature: the rows are locked again, the code is used up, the type signs the latest version (TSA call
  *     included), the signed PDF is written to the file store (blob first), then the new version, the sign record
  *     ledger row, usage, the task's completion and the long-term schedule are written in one transaction. Any
@@ -22,7 +26,8 @@ import { completeTask } from '../tasks/execute-task.ts';
 import { assertRunnable, type LockedStep, lockStep } from '../tasks/step.ts';
 import { recordUsage } from '../usage/counters.ts';
 import { checkSigningCode, consumeSigningCode } from './codes.ts';
-import { assertAgentOf, openECertificate } from './e-certificates.ts';
+import { revocationRefusal } from '../../signing/revocation.ts';
+import { assertAgentOf, openECertificate, recordRevocationCheck } from './e-certificates.ts';
 import { emailConfirmed } from './email-confirmation.ts';
 import { scheduleOf } from './long-term.ts';
 import { storeRevision } from './revisions.ts';
@@ -68,13 +73,14 @@ function assertRequiredPlacement(type: SignatureType, placements: readonly Place
   }
 }
 
-/** Phase 1: every refusal, with code and PIN failures committed. Returns the code to use up. */
-async function prepare(
-  deps: CoreDeps,
-  principal: Principal,
-  taskId: string,
-  input: SignTaskInput,
-): Promise<{ codeId: string | null }> {
+interface Prepared {
+  codeId: string | null;
+  /** The e-certificate the type signs with (types with a PIN): its row and chain, leaf first. */
+  eCertificate: { id: string; chain: Uint8Array[] } | null;
+}
+
+/** Phase 1: every refusal, with code and PIN failures committed. Returns the code to use up and the e-certificate. */
+async function prepare(deps: CoreDeps, principal: Principal, taskId: string, input: SignTaskInput): Promise<Prepared> {
   const outcome = await deps.knex.transaction(async (trx) => {
     const step = await lockStep(trx, principal, taskId);
     await assertRunnable(trx, principal, step, input.lockVersion);
@@ -88,17 +94,37 @@ async function prepare(
       }
       await assertAgentOf(trx, principal.userId, input.onBehalfOfUserId);
     }
+    let eCertificate: Prepared['eCertificate'] = null;
     if (type.requiresPin) {
       const opened = await openECertificate(deps, trx, input.onBehalfOfUserId ?? principal.userId, input.pin);
       if ('refusal' in opened) return opened;
+      const { key } = opened.certificate;
+      eCertificate = { id: opened.id, chain: [key.certificate, ...key.chain] };
     }
     if (step.task.two_factor !== 'none' && type.allowsTwoFactor) {
-      return checkSigningCode(deps, trx, principal.userId, step.task.id, input.code);
+      const code = await checkSigningCode(deps, trx, principal.userId, step.task.id, input.code);
+      return 'refusal' in code ? code : { ...code, eCertificate };
     }
-    return { codeId: null };
+    return { codeId: null, eCertificate };
   });
   if ('refusal' in outcome) throw outcome.refusal;
   return outcome;
+}
+
+/**
+ * The e-certificate's chain checked now, outside any transaction: a revocation is recorded and refused with
+ * E_CERTIFICATE_REVOKED, an unknown status refused with REVOCATION_UNAVAILABLE. signRequest checks again just
+ * before signing; that check finds the responses cached.
+ */
+async function assertECertificateNotRevoked(
+  deps: CoreDeps,
+  actor: DocumentActor,
+  eCertificate: NonNullable<Prepared['eCertificate']>,
+): Promise<void> {
+  const statuses = await deps.signing.revocation.check(eCertificate.chain);
+  await recordRevocationCheck(deps, actor, eCertificate.id, statuses);
+  const refusal = revocationRefusal(statuses, 'user');
+  if (refusal) throw refusal.error;
 }
 
 export async function signTask(
@@ -109,7 +135,8 @@ export async function signTask(
   input: SignTaskInput,
 ): Promise<void> {
   await deps.signing.warm();
-  const { codeId } = await prepare(deps, principal, taskId, input);
+  const { codeId, eCertificate } = await prepare(deps, principal, taskId, input);
+  if (eCertificate) await assertECertificateNotRevoked(deps, actor, eCertificate);
   await deps.knex.transaction(async (trx) => {
     const step = await lockStep(trx, principal, taskId);
     await assertRunnable(trx, principal, step, input.lockVersion);
