@@ -183,12 +183,15 @@ export interface SignerCheck {
   hasSigningCertificateV2: boolean;
 }
 
-/** Checks a SignerInfo against the content's bytes (detached) or its encapsulated content. */
-export function checkSigner(signedData: pkijs.SignedData, content: Uint8Array): SignerCheck {
+/**
+ * Checks a SignerInfo against the content's bytes (detached) or its encapsulated content; with `contentIsDigest` the
+ * caller has already hashed the content with the SignerInfo's digest algorithm (a PDF's ByteRange, hashed once).
+ */
+export function checkSigner(signedData: pkijs.SignedData, content: Uint8Array, contentIsDigest = false): SignerCheck {
   const signerInfo = signedData.signerInfos[0]!;
   const certificate = signerCertificate(signedData, signerInfo);
   const hash = HASH_OF_OID[signerInfo.digestAlgorithm.algorithmId] ?? 'sha256';
-  const digest = createHash(hash).update(content).digest();
+  const digest = contentIsDigest ? Buffer.from(content) : createHash(hash).update(content).digest();
   const messageDigest = attributeValue(signerInfo, OID.messageDigest) as asn1js.OctetString | null;
   const hasSignedAttrs = (signerInfo.signedAttrs?.attributes.length ?? 0) > 0;
   const digestMatches = hasSignedAttrs
@@ -198,6 +201,8 @@ export function checkSigner(signedData: pkijs.SignedData, content: Uint8Array): 
   if (certificate) {
     // The signature covers the attributes as a SET (tag 0x31), not with the [0] IMPLICIT tag they are carried in.
     let data = content;
+    if (!hasSignedAttrs && contentIsDigest)
+      return { digestMatches, signatureValid, certificate, hasSigningTime: false, hasSigningCertificateV2: false };
     if (hasSignedAttrs) {
       data = new Uint8Array(signerInfo.signedAttrs!.encodedValue).slice();
       data[0] = 0x31;
