@@ -17,16 +17,20 @@ import {
   PDFHexString,
   PDFName,
   PDFNumber,
+  type PDFObject,
   type PDFPage,
-  type PDFRef,
+  PDFRef,
   PDFString,
 } from '@cantoo/pdf-lib';
 import { AppError } from '../http/errors.ts';
 import { drawAppearance, prepareAppearanceResources } from './appearance.ts';
+import { signatureContents } from './byte-ranges.ts';
 import { addSignatureTimestamp, buildSignedData, sha256 } from './cms.ts';
+import { addValidationData } from './dss.ts';
 import { tokenCertificateNotAfter } from './tsa.ts';
-import { collectChains } from './verify.ts';
 import type { PadesLevel, RevocationSource, SignPdfInput, SignPdfResult, TimestampAuthority } from './types.ts';
+
+export { addValidationData };
 
 /** Bytes reserved for the CMS in /Contents: a B-T CMS with two chains is ~6 KB; commercial chains run longer. */
 export const SIGNATURE_RESERVE = 24 * 1024;
@@ -133,6 +137,8 @@ function addSignatureField(
     contactInfo?: string;
     claimedTime?: Date;
     fieldPrefix: string;
+    /** Make this the certification signature with this permission level. */
+    docMdp?: 1 | 2 | 3;
   },
 ): { widget: PDFDict; saveRefs: PDFRef[] } {
   const { context } = doc;
@@ -153,6 +159,18 @@ function addSignatureField(
   if (input.reason) signature.set(PDFName.of('Reason'), PDFHexString.fromText(input.reason));
   if (input.location) signature.set(PDFName.of('Location'), PDFHexString.fromText(input.location));
   if (input.contactInfo) signature.set(PDFName.of('ContactInfo'), PDFHexString.fromText(input.contactInfo));
+  if (input.docMdp) {
+    signature.set(
+      PDFName.of('Reference'),
+      context.obj([
+        {
+          Type: 'SigRef',
+          TransformMethod: 'DocMDP',
+          TransformParams: { Type: 'TransformParams', P: input.docMdp, V: PDFName.of('1.2') },
+        },
+      ]),
+    );
+  }
   const signatureRef = context.register(signature);
 
   const { form, ownRef } = acroForm(doc);
@@ -181,11 +199,62 @@ function addSignatureField(
   form.set(PDFName.of('SigFlags'), PDFNumber.of(3)); // SignaturesExist | AppendOnly
 
   const snapshotRefs = [input.page.ref, doc.context.trailerInfo.Root as PDFRef];
+  if (input.docMdp) snapshotRefs.push(...setDocMdp(doc, signatureRef));
   if (ownRef) snapshotRefs.push(ownRef);
   const fieldsRef = form.get(PDFName.of('Fields'));
   if (fieldsRef && !(fieldsRef instanceof PDFArray)) snapshotRefs.push(fieldsRef as PDFRef);
   if (annotsRef && !(annotsRef instanceof PDFArray)) snapshotRefs.push(annotsRef as PDFRef);
   return { widget, saveRefs: snapshotRefs };
+}
+
+/** Points the catalog's /Perms /DocMDP at the certification signature; returns an indirect /Perms to save. */
+function setDocMdp(doc: PDFDocument, signatureRef: PDFRef): PDFRef[] {
+  const raw = doc.catalog.get(PDFName.of('Perms'));
+  const perms = raw ? doc.context.lookup(raw) : undefined;
+  if (perms instanceof PDFDict) {
+    perms.set(PDFName.of('DocMDP'), signatureRef);
+    return raw instanceof PDFDict ? [] : [raw as PDFRef];
+  }
+  doc.catalog.set(PDFName.of('Perms'), doc.context.obj({ DocMDP: signatureRef }));
+  return [];
+}
+
+/**
+ * The certification signature's permission level P (ISO 32000-1 §12.8.2.2; 2 when /P is absent), or null when the
+ * catalog names no certification signature.
+ */
+export function certificationLevel(doc: PDFDocument): 1 | 2 | 3 | null {
+  const { context } = doc;
+  // pdf-lib's classes have private constructors, so the type is named by its prototype.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const as = <T>(value: PDFObject | undefined, type: Function & { prototype: T }): T | undefined => {
+    const resolved = value instanceof PDFRef ? context.lookup(value) : value;
+    return resolved instanceof type ? (resolved as T) : undefined;
+  };
+  const perms = as(doc.catalog.get(PDFName.of('Perms')), PDFDict);
+  const signature = as(perms?.get(PDFName.of('DocMDP')), PDFDict);
+  if (!signature) return null;
+  const references = as(signature.get(PDFName.of('Reference')), PDFArray);
+  for (let i = 0; i < (references?.size() ?? 0); i++) {
+    const reference = as(references!.get(i), PDFDict);
+    if (as(reference?.get(PDFName.of('TransformMethod')), PDFName)?.decodeText() !== 'DocMDP') continue;
+    const p = as(as(reference!.get(PDFName.of('TransformParams')), PDFDict)?.get(PDFName.of('P')), PDFNumber);
+    const level = p?.asNumber();
+    return level === 1 || level === 3 ? level : 2;
+  }
+  // /Perms names a certification signature whose DocMDP reference is missing: hold it to the default level.
+  return 2;
+}
+
+/** Refuses what the certification allows no signer to add (document timestamps and DSS updates stay allowed). */
+function checkCertification(doc: PDFDocument, input: SignPdfInput): void {
+  const level = certificationLevel(doc);
+  if (input.certify && (level !== null || signatureContents(input.pdf).length > 0)) {
+    throw new Error('only the first signature of a document can certify it');
+  }
+  if (level === 1) throw new AppError('DOCUMENT_CERTIFIED_NO_CHANGES');
+  // The first appearance is the signature's own widget; the others would be stamp annotations.
+  if (level === 2 && (input.appearances?.length ?? 0) > 1) throw new AppError('DOCUMENT_CERTIFIED_NO_ANNOTATIONS');
 }
 
 /** Writes the revision: the new objects and `saveRefs`, the changed ones (page, catalog, form and their arrays). */
@@ -211,6 +280,7 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
   if (atLeast(input.level, 'B-T') && !input.tsa) throw new Error(`${input.level} needs a TSA`);
   if (atLeast(input.level, 'B-LT') && !input.revocation) throw new Error(`${input.level} needs a revocation source`);
   const doc = await loadIncremental(input.pdf);
+  checkCertification(doc, input);
   const snapshot = doc.takeSnapshot();
   const appearances = input.appearances ?? [];
   const first = appearances[0];
@@ -228,6 +298,7 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
     contactInfo: input.contactInfo,
     claimedTime: input.claimedTime,
     fieldPrefix: 'Signature',
+    docMdp: input.certify,
   });
   for (const [i, appearance] of appearances.entries()) {
     drawAppearance(doc, resources.font, resources.images[i] ?? null, appearance, i === 0 ? widget : null, (page) => {
@@ -286,61 +357,6 @@ export async function addDocumentTimestamp(
     genTime: token.genTime,
     notAfter: tokenCertificateNotAfter(token),
   };
-}
-
-/**
- * B-LT: a DSS (ISO 32000-2 §12.8.4.3) with every certificate and CRL the signatures' and timestamps' chains need,
- * and a VRI entry per signature (key: upper-case hex SHA-1 of its /Contents), as one more incremental update.
- */
-export async function addValidationData(pdf: Uint8Array, revocation: RevocationSource): Promise<Uint8Array> {
-  const perSignature = collectChains(pdf);
-  const data = await revocation.collect(perSignature.flatMap((s) => s.chains));
-  const doc = await loadIncremental(pdf);
-  const snapshot = doc.takeSnapshot();
-  const { context } = doc;
-  const existing = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
-  const dss = existing ?? context.obj({});
-  const known = new Map<string, PDFRef>();
-  const streamsOf = (key: string, items: Uint8Array[]): PDFRef[] => {
-    let array = dss.lookupMaybe(PDFName.of(key), PDFArray);
-    if (!array) {
-      array = context.obj([]);
-      dss.set(PDFName.of(key), array);
-    }
-    return items.map((item) => {
-      const id = `${key}:${Buffer.from(sha256(item)).toString('hex')}`;
-      let ref = known.get(id);
-      if (!ref) {
-        ref = context.register(context.flateStream(item));
-        array!.push(ref);
-        known.set(id, ref);
-      }
-      return ref;
-    });
-  };
-  const certificates = streamsOf('Certs', data.certificates);
-  const crls = streamsOf('CRLs', data.crls);
-  if (data.ocspResponses.length > 0) streamsOf('OCSPs', data.ocspResponses);
-  let vri = dss.lookupMaybe(PDFName.of('VRI'), PDFDict);
-  if (!vri) {
-    vri = context.obj({});
-    dss.set(PDFName.of('VRI'), vri);
-  }
-  for (const signature of perSignature) {
-    const key = createHash('sha1').update(signature.der).digest('hex').toUpperCase();
-    vri.set(PDFName.of(key), context.obj({ Cert: certificates, CRL: crls, TU: PDFString.fromDate(new Date()) }));
-  }
-  if (!existing) doc.catalog.set(PDFName.of('DSS'), context.register(dss));
-  else {
-    const ref = doc.catalog.get(PDFName.of('DSS'));
-    if (ref && !(ref instanceof PDFDict)) snapshot.markRefForSave(ref as PDFRef);
-  }
-  snapshot.markRefForSave(doc.context.trailerInfo.Root as PDFRef);
-  const appended = await doc.saveIncremental(snapshot, { useObjectStreams: false });
-  const out = new Uint8Array(pdf.length + appended.length);
-  out.set(pdf, 0);
-  out.set(appended, pdf.length);
-  return out;
 }
 
 /**

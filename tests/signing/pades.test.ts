@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber } from '@cantoo/pdf-lib';
 import { SignPdf } from '@signpdf/signpdf';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { P12Signer } from '@signpdf/signer-p12';
@@ -18,12 +19,12 @@ import { attributeValue, OID, parseSignedData } from '../../core/signing/cms.ts'
 import type { SigningEngine } from '../../core/signing/engine.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
 import { signatureContents } from '../../core/signing/byte-ranges.ts';
-import { addDocumentTimestamp, signPdf } from '../../core/signing/pades.ts';
+import { addDocumentTimestamp, addValidationData, signPdf } from '../../core/signing/pades.ts';
 import { httpTimestampAuthority } from '../../core/signing/tsa.ts';
 import type { SigningKey } from '../../core/signing/types.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { buildPdf } from '../helpers/pdf.ts';
-import { opensslCms, opensslTs, signedBytes } from '../helpers/signing.ts';
+import { opensslCms, opensslTs, sealPng, signedBytes } from '../helpers/signing.ts';
 
 let app: TestApp;
 let engine: SigningEngine;
@@ -334,5 +335,71 @@ describe('TSA failures fail the signing', () => {
     await expect(sign(await buildPdf(), { tsa: httpTimestampAuthority(url, 2000) })).rejects.toMatchObject({
       code: 'TSA_RESPONSE_INVALID',
     });
+  });
+});
+
+describe('certification (DocMDP)', () => {
+  /** The catalog's /Perms /DocMDP signature dictionary's permission level, read back with pdf-lib. */
+  async function permsLevel(pdf: Uint8Array): Promise<number | null> {
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    const perms = doc.catalog.lookupMaybe(PDFName.of('Perms'), PDFDict);
+    const signature = perms?.lookupMaybe(PDFName.of('DocMDP'), PDFDict);
+    if (!signature) return null;
+    expect(signature.lookup(PDFName.of('Type'), PDFName).decodeText()).toBe('Sig');
+    const reference = signature.lookup(PDFName.of('Reference'), PDFArray).lookup(0, PDFDict);
+    expect(reference.lookup(PDFName.of('TransformMethod'), PDFName).decodeText()).toBe('DocMDP');
+    const params = reference.lookup(PDFName.of('TransformParams'), PDFDict);
+    expect(params.lookup(PDFName.of('V'), PDFName).decodeText()).toBe('1.2');
+    return params.lookup(PDFName.of('P'), PDFNumber).asNumber();
+  }
+
+  const seal = { bytes: sealPng(), contentType: 'image/png' as const };
+  const twoElements = [
+    { page: 1, rect: [400, 700, 480, 780] as [number, number, number, number], image: seal },
+    { page: 1, rect: [300, 600, 500, 680] as [number, number, number, number], text: ['承認'] },
+  ];
+
+  it('certifies at P=1, 2 and 3: the catalog names the signature, pdfsig and qpdf accept the file', async () => {
+    for (const level of [1, 2, 3] as const) {
+      const { pdf } = await sign(await buildPdf(), { certify: level });
+      expect(await permsLevel(pdf)).toBe(level);
+      expect(pdfsig(pdf).validations).toEqual(['Signature is Valid.']);
+      qpdfCheck(pdf);
+      expect((await engine.verify(pdf)).signatures[0]).toMatchObject({ integrity: 'valid' });
+    }
+  });
+
+  it('refuses any signature on a P=1 document with DOCUMENT_CERTIFIED_NO_CHANGES; a DSS and a document timestamp stay allowed', async () => {
+    const certified = await sign(await buildPdf(), { certify: 1 });
+    await expect(sign(certified.pdf, { signerName: 'Second' })).rejects.toMatchObject({
+      code: 'DOCUMENT_CERTIFIED_NO_CHANGES',
+    });
+    const withDss = await addValidationData(certified.pdf, engine.revocation);
+    const { pdf } = await addDocumentTimestamp(withDss, engine.tsa);
+    expect(pdfsig(pdf).validations[0]).toBe('Signature is Valid.');
+    qpdfCheck(pdf);
+    expect((await engine.verify(pdf)).signatures.map((s) => s.integrity)).toEqual(['valid', 'valid']);
+  });
+
+  it('allows a plain signature but no stamp annotations on a P=2 document (DOCUMENT_CERTIFIED_NO_ANNOTATIONS); P=3 allows them', async () => {
+    const p2 = await sign(await buildPdf(), { certify: 2 });
+    await expect(sign(p2.pdf, { signerName: 'Second', appearances: twoElements })).rejects.toMatchObject({
+      code: 'DOCUMENT_CERTIFIED_NO_ANNOTATIONS',
+    });
+    const second = await sign(p2.pdf, { signerName: 'Second', appearances: twoElements.slice(0, 1) });
+    expect(pdfsig(second.pdf).validations).toEqual(['Signature is Valid.', 'Signature is Valid.']);
+    qpdfCheck(second.pdf);
+
+    const p3 = await sign(await buildPdf(), { certify: 3 });
+    const annotated = await sign(p3.pdf, { signerName: 'Second', appearances: twoElements });
+    expect(pdfsig(annotated.pdf).validations).toEqual(['Signature is Valid.', 'Signature is Valid.']);
+    qpdfCheck(annotated.pdf);
+  });
+
+  it('certifies only as the first signature of a document', async () => {
+    const signed = await sign(await buildPdf());
+    await expect(sign(signed.pdf, { certify: 2 })).rejects.toThrow(/first signature/);
+    const certified = await sign(await buildPdf(), { certify: 3 });
+    await expect(sign(certified.pdf, { certify: 3 })).rejects.toThrow(/first signature/);
   });
 });

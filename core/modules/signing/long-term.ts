@@ -2,9 +2,13 @@
  * Long-term (B-LTA) documents: before the last document timestamp's TSA certificate expires, the document gets fresh
  * validation data and a new document timestamp (an incremental update stored as a new version, kind 'ltv'). The
  * service runs the due renewals every hour; administrators can run them at once and read a re-verification report.
+ * A renewal that would not move the deadline is recorded once and stalls the row (stalled_at): the hourly run skips
+ * it, an administrator's run tries it again, a successful renewal clears it.
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import type { VerificationReport } from '../../signing/types.ts';
 import { latestVersion } from '../../files/scan.ts';
 import { extendToLta } from '../../signing/pades.ts';
 import { storeRevision } from './revisions.ts';
@@ -17,29 +21,35 @@ interface LongTermRow {
   next_renewal_at: Date;
   renewal_failures: number;
   last_error: string | null;
+  stalled_at: Date | null;
 }
 
 /** Renews one document in its own transaction; returns the error message when it failed (recorded on the row). */
 async function renewOne(deps: CoreDeps, documentId: string): Promise<string | null> {
   try {
-    await deps.knex.transaction(async (trx) => {
+    return await deps.knex.transaction(async (trx) => {
       const row = (await trx('long_term_documents').where({ document_id: documentId }).forUpdate().first()) as
         LongTermRow | undefined;
-      if (!row) return;
+      if (!row) return null;
       const document = await trx('documents').where({ id: documentId }).forUpdate().first();
       const version = await latestVersion(trx, documentId);
       const pdf = new Uint8Array(await deps.files.read(version.sha256));
       const renewed = await extendToLta(pdf, deps.signing.tsa, deps.signing.revocation);
+      const now = deps.clock.now();
+      const schedule = scheduleOf(deps, renewed.genTime, renewed.notAfter, now);
+      if (
+        schedule.next_renewal_at.getTime() <= new Date(row.next_renewal_at).getTime() ||
+        schedule.next_renewal_at.getTime() <= now.getTime()
+      ) {
+        return recordIneffective(deps, trx, row, renewed.notAfter, now);
+      }
       const stored = await storeRevision(deps, trx, version, renewed.pdf, {
         kind: 'ltv',
         padesLevel: 'B-LTA',
         uploadedBy: null,
         detail: 'long-term renewal',
       });
-      const now = deps.clock.now();
-      await trx('long_term_documents')
-        .where({ document_id: documentId })
-        .update(scheduleOf(deps, renewed.genTime, renewed.notAfter, now));
+      await trx('long_term_documents').where({ document_id: documentId }).update(schedule);
       await deps.oplog.append(trx, null, {
         action: 'document.long_term_renewed',
         organizationId: row.organization_id,
@@ -51,8 +61,8 @@ async function renewOne(deps: CoreDeps, documentId: string): Promise<string | nu
           timestampNotAfter: renewed.notAfter.toISOString(),
         },
       });
+      return null;
     });
-    return null;
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     await deps
@@ -68,6 +78,39 @@ async function renewOne(deps: CoreDeps, documentId: string): Promise<string | nu
   }
 }
 
+/**
+ * A renewal whose new timestamp would not move the deadline (its TSA certificate expires no later than the last
+ * one's, or so soon the renewal would be due at once) protects nothing: the revision is not stored, the failure is
+ * recorded once and the row is stalled, so the hourly run does not repeat it until someone acts.
+ */
+async function recordIneffective(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  row: LongTermRow,
+  notAfter: Date,
+  now: Date,
+): Promise<string> {
+  const message =
+    `RENEWAL_INEFFECTIVE: the new timestamp's TSA certificate expires ${notAfter.toISOString()}, ` +
+    `no later than before`;
+  await trx('long_term_documents')
+    .where({ document_id: row.document_id })
+    .update({ renewal_failures: row.renewal_failures + 1, last_error: message, stalled_at: now, updated_at: now });
+  await deps.oplog.append(trx, null, {
+    action: 'document.long_term_renewal_failed',
+    organizationId: row.organization_id,
+    targetType: 'document',
+    targetId: row.document_id,
+    details: {
+      error: 'RENEWAL_INEFFECTIVE',
+      timestampNotAfter: notAfter.toISOString(),
+      previousTimestampNotAfter: new Date(row.timestamp_not_after).toISOString(),
+    },
+  });
+  deps.logger.warn({ documentId: row.document_id, notAfter }, 'long-term renewal stalled: deadline does not move');
+  return message;
+}
+
 /** The row's schedule after a (new) document timestamp. */
 export function scheduleOf(deps: CoreDeps, timestampAt: Date, notAfter: Date, now: Date) {
   const margin = deps.config.signing.renewalMarginDays * 24 * 3600_000;
@@ -77,6 +120,7 @@ export function scheduleOf(deps: CoreDeps, timestampAt: Date, notAfter: Date, no
     next_renewal_at: new Date(notAfter.getTime() - margin),
     renewal_failures: 0,
     last_error: null,
+    stalled_at: null,
     updated_at: now,
   };
 }
@@ -92,7 +136,9 @@ export async function renewDue(
     .orderBy('next_renewal_at')
     .limit(500)
     .pluck('document_id');
+  // The hourly run skips stalled rows (their failure is already recorded); an administrator's run tries them again.
   if (organizationId) query.where({ organization_id: organizationId });
+  else query.whereNull('stalled_at');
   const due = (await query) as string[];
   if (due.length > 0) await deps.signing.warm();
   const result = { renewed: [] as string[], failed: [] as { documentId: string; error: string }[] };
@@ -114,8 +160,15 @@ export async function longTermReport(deps: CoreDeps, db: Knex, organizationId: s
   const data = [];
   for (const row of rows) {
     const version = await latestVersion(db, row.document_id);
-    const report = await deps.signing.verify(new Uint8Array(await deps.files.read(version.sha256)));
-    const valid = report.allIntact && report.unsignedTrailingBytes === 0;
+    let report: VerificationReport | null = null;
+    try {
+      report = await deps.signing.verify(new Uint8Array(await deps.files.read(version.sha256)));
+    } catch (error) {
+      // One document over the verification budget is reported as not valid; the others are still listed.
+      if (!(error instanceof AppError)) throw error;
+      deps.logger.warn({ err: error, documentId: row.document_id }, 'long-term document could not be verified');
+    }
+    const valid = report?.verdict === 'valid';
     await db('long_term_documents')
       .where({ document_id: row.document_id })
       .update({ last_verified_at: deps.clock.now(), last_verified_valid: valid });
@@ -126,7 +179,7 @@ export async function longTermReport(deps: CoreDeps, db: Knex, organizationId: s
         documentName: row.document_name,
         version: version.version,
         valid,
-        signatures: report.signatures.length,
+        signatures: report?.signatures.length ?? 0,
         lastTimestampAt: new Date(row.last_timestamp_at).toISOString(),
         timestampNotAfter: new Date(row.timestamp_not_after).toISOString(),
         nextRenewalAt: new Date(row.next_renewal_at).toISOString(),
