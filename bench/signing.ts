@@ -10,7 +10,12 @@
  *                before and at its peak, sampled every 10 ms by a worker thread (so the synchronous parts of the
  *                signing, which block this thread's event loop, are sampled too);
  *   references   SHA-256 of the same 1 MB and 30 MB bytes, and one raw RSA-2048 signature (node:crypto, SHA-256
- *                over 32 bytes), so the reader sees what the engine adds.
+ *                over 32 bytes), so the reader sees what the engine adds;
+ *   verification the signed 1 MB PDF verified BENCH_VERIFICATIONS (10) times through the PDF worker pool
+ *                (core/pdf-work, one worker, as engine.verify runs it: bytes moved to the worker, report cloned
+ *                back), after one warm-up that starts the worker; and the same file with one more revision of 5,000
+ *                signature fields sharing its signature's ByteRange and /Contents (the denial-of-service shape of
+ *                tests/helpers/pdf-attacks.ts), 3 times.
  * The PDFs get their size from one random-pixel (incompressible) RGB image per page, stored without a filter.
  */
 import { execFileSync } from 'node:child_process';
@@ -31,14 +36,20 @@ import {
   pushGraphicsState,
   StandardFonts,
 } from '@cantoo/pdf-lib';
+import { PdfWorkPool, transferable } from '../core/pdf-work/pool.ts';
 import { softwareKey } from '../core/signing/keys.ts';
 import { signPdf } from '../core/signing/pades.ts';
 import { localTimestampAuthority } from '../core/signing/tsa.ts';
 import type { SignPdfInput } from '../core/signing/types.ts';
+import type { TrustStore } from '../core/signing/verify.ts';
+import { repeatByteRange } from '../tests/helpers/pdf-attacks.ts';
 import { intFromEnv } from './env.ts';
 
 const SIGNATURES = intFromEnv('BENCH_SIGNATURES', 20, 1);
 const LARGE_MB = intFromEnv('BENCH_SIGN_LARGE_MB', 30, 1);
+const VERIFICATIONS = intFromEnv('BENCH_VERIFICATIONS', 10, 1);
+const COPIES = 5000;
+const COPIES_RUNS = 3;
 const MB = 1024 * 1024;
 const PAGES = 50;
 const HASH_RUNS = { small: 50, large: 5 };
@@ -179,6 +190,25 @@ export interface SigningFigures {
   small: { bytes: number; signMs: number[]; hashMs: number[] };
   large: { bytes: number; sign: MemoryFigures; hashMs: number[] };
   rsaMs: number[];
+  verify: { bytes: number; ms: number[] };
+  copies: { bytes: number; ms: number[]; reported: number };
+}
+
+/** Verifies `pdf` `runs` times in `pool` as engine.verify does (a fresh copy moved to the worker each time). */
+async function timeVerifications(
+  pool: PdfWorkPool,
+  pdf: Uint8Array,
+  trust: TrustStore,
+  runs: number,
+): Promise<{ ms: number[]; reported: number }> {
+  let reported = 0;
+  const ms = await timeRuns(runs, async () => {
+    const bytes = transferable(pdf.slice());
+    const options = { now: new Date(), fetchRevocation: true, revocationTimeoutMs: 1000 };
+    const report = await pool.run('verify', { pdf: bytes, trust, options, upload: null }, { transfer: [bytes.buffer] });
+    reported = report.signatures.length;
+  });
+  return { ms, reported };
 }
 
 /** Makes the keys and PDFs, then runs every measurement; takes ~10-20 s on a laptop-class CPU. */
@@ -223,11 +253,26 @@ export async function measureSigning(): Promise<SigningFigures> {
     const large = await buildPdf(LARGE_MB * MB, PAGES);
     const largeHashMs = await timeRuns(HASH_RUNS.large, () => hash(large));
     const largeSign = await measureMemory(() => signBT(large));
-    return {
-      small: { bytes: small.length, signMs, hashMs: smallHashMs },
-      large: { bytes: large.length, sign: largeSign, hashMs: largeHashMs },
-      rsaMs,
-    };
+
+    console.log(`Verification: the signed 1 MB PDF ${VERIFICATIONS} times, then ${COPIES} copies of its signature ...`);
+    const signed = (await signBT(small)).pdf;
+    const copies = await repeatByteRange(signed, COPIES);
+    const trust: TrustStore = { anchors: [signer.certificate, tsaKey.certificate], localCa: null };
+    const pool = new PdfWorkPool({ workers: 1, timeoutMs: 20_000, memoryMb: 512 });
+    try {
+      await timeVerifications(pool, signed, trust, 1); // warm-up: starts the worker, which loads the parsers
+      const verify = await timeVerifications(pool, signed, trust, VERIFICATIONS);
+      const copied = await timeVerifications(pool, copies, trust, COPIES_RUNS);
+      return {
+        small: { bytes: small.length, signMs, hashMs: smallHashMs },
+        large: { bytes: large.length, sign: largeSign, hashMs: largeHashMs },
+        rsaMs,
+        verify: { bytes: signed.length, ms: verify.ms },
+        copies: { bytes: copies.length, ms: copied.ms, reported: copied.reported },
+      };
+    } finally {
+      await pool.close();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -240,7 +285,7 @@ const ms = (value: number) => `${number(value, value < 10 ? 2 : value < 100 ? 1 
 const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)} %`;
 
 export function formatSigning(figures: SigningFigures): string {
-  const { small, large, rsaMs } = figures;
+  const { small, large, rsaMs, verify, copies } = figures;
   const smallSign = mean(small.signMs);
   const rsa = mean(rsaMs);
   const smallHash = mean(small.hashMs);
@@ -287,6 +332,24 @@ export function formatSigning(figures: SigningFigures): string {
       `${number(large.bytes / MB / (largeHash / 1000))} MB/s`,
       share(largeHash, largeSign),
     ],
+    [
+      'verifyPdf in the PDF worker pool',
+      `${megabytes(verify.bytes)} · 1 signature`,
+      String(verify.ms.length),
+      ms(mean(verify.ms)),
+      ms(median(verify.ms)),
+      `${number(verify.ms.length / (sum(verify.ms) / 1000), 1)} reports/s`,
+      share(mean(verify.ms), smallSign),
+    ],
+    [
+      'verifyPdf in the PDF worker pool',
+      `${megabytes(copies.bytes)} · ${number(COPIES + 1)} ByteRanges`,
+      String(copies.ms.length),
+      ms(mean(copies.ms)),
+      ms(median(copies.ms)),
+      `${number(copies.ms.length / (sum(copies.ms) / 1000), 1)} reports/s`,
+      '',
+    ],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) =>
@@ -305,7 +368,9 @@ export function formatSigning(figures: SigningFigures): string {
     widths.map((w) => '-'.repeat(w)).join('   '),
     ...rows.slice(1, 4).map(line),
     widths.map((w) => '-'.repeat(w)).join('   '),
-    ...rows.slice(4).map(line),
+    ...rows.slice(4, 6).map(line),
+    widths.map((w) => '-'.repeat(w)).join('   '),
+    ...rows.slice(6).map(line),
     '',
     `${megabytes(large.bytes)} B-T signature: ${ms(largeSign)} wall; RSS ${megabytes(rssBefore)} before, ` +
       `${megabytes(rssPeak)} at peak (+${megabytes(rssPeak - rssBefore)}, ` +
@@ -313,6 +378,8 @@ export function formatSigning(figures: SigningFigures): string {
     `Beyond SHA-256 of the file and two RSA-2048 signatures, a B-T signature spends ${rest(smallSign, smallHash)} ` +
       `(${megabytes(small.bytes)}) and ${rest(largeSign, largeHash)} (${megabytes(large.bytes)}) ` +
       'in PDF parsing, the incremental save, CMS and timestamp encoding and checks',
+    `Verification runs in a worker thread (moving the bytes there, cloning the report back); the ${number(COPIES)}-copy ` +
+      `file reports ${copies.reported} signature(s): each distinct ByteRange is verified once`,
   ].join('\n');
 }
 

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
@@ -35,6 +35,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_MASTER_KEY: 'c2hvcnQ=' })).toThrow(/32 bytes/);
     expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
     expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('sizes the PDF worker pool: one worker per core but one, 20 s and 512 MB a task, each settable', () => {
+    const dir = dataDir();
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).pdfWork).toEqual({
+      workers: Math.max(1, availableParallelism() - 1),
+      timeoutMs: 20_000,
+      memoryMb: 512,
+    });
+    const set = loadConfig({
+      KEIYAKU_DATA_DIR: dir,
+      KEIYAKU_PDF_WORKERS: '3',
+      KEIYAKU_PDF_WORK_TIMEOUT_MS: '5000',
+      KEIYAKU_PDF_WORK_MEMORY_MB: '256',
+    });
+    expect(set.pdfWork).toEqual({ workers: 3, timeoutMs: 5000, memoryMb: 256 });
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_PDF_WORKERS: '0' })).toThrow(/KEIYAKU_PDF_WORKERS/);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_PDF_WORK_TIMEOUT_MS: '20s' })).toThrow(
+      /KEIYAKU_PDF_WORK_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_PDF_WORK_MEMORY_MB: '16' })).toThrow(
+      /KEIYAKU_PDF_WORK_MEMORY_MB/,
+    );
   });
 
   it('hands each plugin its own KEIYAKU_PLUGIN_<NAME>_* slice and the list of plugins turned off', () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Where the database lives: PostgreSQL by URL, or the embedded PGlite under the data folder. */
@@ -45,6 +46,11 @@ export interface Config {
     trustAnchorsFile: string | null;
     renewalMarginDays: number;
   };
+  /**
+   * The worker pool that parses PDFs we did not make (core/pdf-work): how many workers, and each task's budget of
+   * wall time and heap.
+   */
+  pdfWork: { workers: number; timeoutMs: number; memoryMb: number };
 }
 
 export class ConfigError extends Error {}
@@ -130,6 +136,15 @@ function signingFrom(env: NodeJS.ProcessEnv): Config['signing'] {
   };
 }
 
+function pdfWorkFrom(env: NodeJS.ProcessEnv): Config['pdfWork'] {
+  return {
+    // One core stays with the event loop (and the database client) so requests are answered while PDFs are parsed.
+    workers: int(env, 'KEIYAKU_PDF_WORKERS', Math.max(1, availableParallelism() - 1), 1, 64),
+    timeoutMs: int(env, 'KEIYAKU_PDF_WORK_TIMEOUT_MS', 20_000, 100, 600_000),
+    memoryMb: int(env, 'KEIYAKU_PDF_WORK_MEMORY_MB', 512, 64, 16_384),
+  };
+}
+
 /** Reads and validates the configuration; no DATABASE_URL means the embedded PGlite under the data folder. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -161,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorkers: bool(env, 'KEIYAKU_WORKERS', true),
     corporateNumberApi: corporateNumberApiFrom(env),
     signing: signingFrom(env),
+    pdfWork: pdfWorkFrom(env),
     clamav: {
       host: env.CLAMAV_HOST || null,
       port: int(env, 'CLAMAV_PORT', 3310, 1, 65535),

@@ -179,6 +179,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         stopRenewals();
         await jobs.stop();
         await host.stop();
+        await deps.signing.close();
         if (!options.database) await database.close();
       })();
       return closing;

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CORPUS, eicar, oversizedFile } from '../../tests/fixtures/malicious/corpus.ts';
@@ -25,7 +29,32 @@ describe('inspectUpload', () => {
       kind: 'pdf',
       contentType: 'application/pdf',
       pageCount: 1,
+      encrypted: false,
     });
+  });
+
+  it('opens a PDF encrypted with the empty user password only where the caller allows it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'keiyaku-inspect-'));
+    const encrypt = (userPassword: string) => {
+      writeFileSync(path.join(dir, 'in.pdf'), cleanPdf());
+      execFileSync('qpdf', ['--encrypt', userPassword, 'owner', '256', '--', `${dir}/in.pdf`, `${dir}/out.pdf`]);
+      return readFileSync(path.join(dir, 'out.pdf'));
+    };
+    try {
+      const open = encrypt('');
+      await expect(inspectUpload(open, { fileName: 'a.pdf', allowed: PDF_ONLY })).rejects.toMatchObject({
+        code: 'FILE_PASSWORD_PROTECTED',
+      });
+      await expect(
+        inspectUpload(open, { fileName: 'a.pdf', allowed: PDF_ONLY, openWithEmptyPassword: true }),
+      ).resolves.toMatchObject({ kind: 'pdf', pageCount: 1, encrypted: true });
+      const locked = encrypt('user-secret');
+      await expect(
+        inspectUpload(locked, { fileName: 'a.pdf', allowed: PDF_ONLY, openWithEmptyPassword: true }),
+      ).rejects.toMatchObject({ code: 'FILE_PASSWORD_PROTECTED' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   for (const entry of CORPUS) {

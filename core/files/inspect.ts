@@ -12,6 +12,8 @@ export interface InspectedUpload {
   contentType: string;
   /** Pages of a PDF; null for other kinds. */
   pageCount: number | null;
+  /** The PDF is encrypted (and was opened with the empty user password: only where the caller allows that). */
+  encrypted: boolean;
 }
 
 const CONTENT_TYPES: Record<UploadKind, string> = {
@@ -30,10 +32,12 @@ const PDF_EOF = Buffer.from('%%EOF', 'latin1');
  * Decides what an uploaded file is by its content, never by its name, and refuses what must not be stored:
  * empty files, executables, the EICAR test file, password-protected, corrupted or active (JavaScript, launch,
  * embedded executable) PDFs, and kinds the place does not allow. Resolves with the kind and, for PDFs, the pages.
+ * Every encrypted PDF counts as password-protected unless `openWithEmptyPassword` is set (the verification place
+ * only): then one that opens with the empty user password is accepted and inspected decrypted.
  */
 export async function inspectUpload(
   bytes: Buffer,
-  input: { fileName: string; allowed: readonly UploadKind[] },
+  input: { fileName: string; allowed: readonly UploadKind[]; openWithEmptyPassword?: boolean },
 ): Promise<InspectedUpload> {
   if (bytes.length === 0) throw new AppError('FILE_EMPTY', { pointer: '/file' });
   if (containsEicar(bytes)) throw new AppError('FILE_MALWARE_DETECTED', { detail: 'EICAR test file' });
@@ -46,8 +50,8 @@ export async function inspectUpload(
       params: { allowed: input.allowed.map((k) => k.toUpperCase()).join(', ') },
     });
   }
-  const pageCount = kind === 'pdf' ? await inspectPdf(bytes) : null;
-  return { kind, contentType: CONTENT_TYPES[kind], pageCount };
+  const pdf = kind === 'pdf' ? await inspectPdf(bytes, input.openWithEmptyPassword ?? false) : null;
+  return { kind, contentType: CONTENT_TYPES[kind], pageCount: pdf?.pages ?? null, encrypted: pdf?.encrypted ?? false };
 }
 
 /** The kind `bytes` are by their magic numbers (CSV: text in UTF-8 or Shift_JIS without NULs), or null. */
@@ -73,15 +77,22 @@ function isText(bytes: Buffer): boolean {
   return false;
 }
 
-/** Checks a PDF in two layers (byte scan, then a real parser) and returns its page count. */
-async function inspectPdf(bytes: Buffer): Promise<number> {
+/** Checks a PDF in two layers (byte scan, then a real parser) and returns its page count and whether it is encrypted. */
+async function inspectPdf(
+  bytes: Buffer,
+  openWithEmptyPassword: boolean,
+): Promise<{ pages: number; encrypted: boolean }> {
   const scan = scanPdf(bytes);
-  if (scan.encrypted) throw new AppError('FILE_PASSWORD_PROTECTED');
+  if (scan.encrypted && !openWithEmptyPassword) throw new AppError('FILE_PASSWORD_PROTECTED');
   if (bytes.subarray(Math.max(0, bytes.length - 1024)).indexOf(PDF_EOF) < 0) {
     throw new AppError('FILE_CORRUPTED', { detail: 'no %%EOF at the end of the file' });
   }
-  const document = await parsePdf(bytes);
-  if (document.isEncrypted) throw new AppError('FILE_PASSWORD_PROTECTED');
+  let document = await parsePdf(bytes);
+  const encrypted = scan.encrypted || document.isEncrypted;
+  if (encrypted) {
+    if (!openWithEmptyPassword) throw new AppError('FILE_PASSWORD_PROTECTED');
+    document = await decryptWithEmptyPassword(bytes);
+  }
   if (scan.activeContent) throw new AppError('FILE_ACTIVE_CONTENT', { detail: scan.activeContent });
   const parsedActive = activeObject(document);
   if (parsedActive) throw new AppError('FILE_ACTIVE_CONTENT', { detail: parsedActive });
@@ -92,7 +103,7 @@ async function inspectPdf(bytes: Buffer): Promise<number> {
     throw new AppError('FILE_CORRUPTED', { detail: 'no readable page tree', cause: error });
   }
   if (pages === 0) throw new AppError('FILE_CORRUPTED', { detail: 'the PDF has no pages' });
-  return pages;
+  return { pages, encrypted };
 }
 
 async function parsePdf(bytes: Buffer): Promise<PDFDocument> {
@@ -101,6 +112,21 @@ async function parsePdf(bytes: Buffer): Promise<PDFDocument> {
   } catch (error) {
     throw new AppError('FILE_CORRUPTED', { detail: (error as Error).message, cause: error });
   }
+}
+
+/**
+ * Opens an encrypted PDF (that parses) with the empty user password. One that needs a password, or whose security
+ * handler the parser cannot open, stays password-protected.
+ */
+async function decryptWithEmptyPassword(bytes: Buffer): Promise<PDFDocument> {
+  let document: PDFDocument;
+  try {
+    document = await PDFDocument.load(bytes, { password: '', updateMetadata: false });
+  } catch (error) {
+    throw new AppError('FILE_PASSWORD_PROTECTED', { detail: (error as Error).message, cause: error });
+  }
+  if (document.isEncrypted || !document.context.isDecrypted) throw new AppError('FILE_PASSWORD_PROTECTED');
+  return document;
 }
 
 /** An active name anywhere in the parsed objects (object streams included, as the parser unpacks them). */

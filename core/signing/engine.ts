@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { PdfWorkPool } from '../pdf-work/pool.ts';
 import { softwareKey } from './keys.ts';
 import { readPkcs12 } from './pkcs12.ts';
 import { LocalPki } from './pki.ts';
@@ -15,7 +16,7 @@ import { createSecrets } from './secrets.ts';
 import type { SigningServices } from './signature-types.ts';
 import { httpTimestampAuthority, localTimestampAuthority } from './tsa.ts';
 import type { SigningKey, VerificationReport } from './types.ts';
-import { parsePemBundle, type TrustStore, verifyPdf } from './verify.ts';
+import { parsePemBundle, type TrustStore } from './verify.ts';
 
 export interface SigningEngine extends SigningServices {
   pki: LocalPki;
@@ -25,13 +26,21 @@ export interface SigningEngine extends SigningServices {
    */
   warm(): Promise<void>;
   trust(): Promise<TrustStore>;
-  verify(pdf: Uint8Array): Promise<VerificationReport>;
+  /**
+   * Verifies `pdf` in the PDF worker pool (core/pdf-work) against the trust store, the local CA's current CRL and,
+   * where reachable, published revocation data. A copy of the bytes moves to the worker, so the caller keeps `pdf`
+   * (a 30 MB copy costs milliseconds; a caller's buffer emptied behind its back costs a bug). With `upload`, the
+   * bytes are first inspected as an upload to the verification place.
+   */
+  verify(pdf: Uint8Array, options?: { upload?: { fileName: string } }): Promise<VerificationReport>;
+  /** Stops the PDF workers. */
+  close(): Promise<void>;
 }
 
 export function createSigningEngine(config: Config, knex: Knex, clock: Clock): SigningEngine {
   const secrets = createSecrets(config.masterKey);
   const now = () => clock.now();
-  const pki = new LocalPki(knex, secrets, now);
+  const pki = new LocalPki(knex, secrets, now, config.publicUrl);
   const { signing } = config;
   const tsa = signing.tsaUrl
     ? httpTimestampAuthority(signing.tsaUrl, signing.tsaTimeoutMs)
@@ -40,6 +49,7 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
     ? parsePemBundle(readFileSync(signing.trustAnchorsFile, 'utf8'))
     : [];
   let operator: Promise<SigningKey> | null = null;
+  const pdfWork = new PdfWorkPool(config.pdfWork);
   const trust = async (): Promise<TrustStore> => {
     const localCa = (await pki.key('local-ca')).certificate;
     return { anchors: [localCa, ...configuredAnchors], localCa };
@@ -48,14 +58,31 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
     pki,
     secrets,
     tsa,
-    revocation: revocationSource(pki, signing.tsaTimeoutMs),
+    revocation: revocationSource({
+      localCa: async () => ({ certificate: (await pki.key('local-ca')).certificate, crl: await pki.crl() }),
+      timeoutMs: signing.tsaTimeoutMs,
+      now,
+    }),
     trust,
     async warm() {
       await Promise.all([pki.key('local-ca'), pki.key('local-tsa'), this.operatorKey()]);
     },
-    async verify(pdf) {
-      return verifyPdf(pdf, await trust());
+    async verify(pdf, options = {}) {
+      const bytes = new Uint8Array(pdf);
+      const input = {
+        pdf: bytes,
+        trust: await trust(),
+        options: {
+          now: clock.now(),
+          fetchRevocation: true,
+          revocationTimeoutMs: signing.tsaTimeoutMs,
+          localCaCrl: await pki.crl(),
+        },
+        upload: options.upload ?? null,
+      };
+      return pdfWork.run('verify', input, { transfer: [bytes.buffer] });
     },
+    close: () => pdfWork.close(),
     operatorKey() {
       operator ??= (async () => {
         if (signing.operatorP12File) {

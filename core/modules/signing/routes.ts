@@ -4,7 +4,6 @@
  */
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
-import { inspectUpload } from '../../files/inspect.ts';
 import { assertScanAllowsUse, latestVersion } from '../../files/scan.ts';
 import { UPLOAD_LIMITS } from '../../files/upload-limits.ts';
 import { AppError } from '../../http/errors.ts';
@@ -80,15 +79,16 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
     await documentAccess(knex, principal, params.documentId);
     const version = await latestVersion(knex, params.documentId);
     assertScanAllowsUse(version);
-    const report = await deps.signing.verify(new Uint8Array(await deps.files.read(version.sha256)));
+    const report = await deps.signing.verify(await deps.files.read(version.sha256));
     return { body: verificationBody(report) };
   });
 
   api.operation('verifySignatures', async ({ body }) => {
     const { file } = await readForm(body, 'verification');
     if (!file) throw new AppError('FILE_REQUIRED', { pointer: '/file' });
-    await inspectUpload(file.bytes, { fileName: file.fileName, allowed: UPLOAD_LIMITS.verification.allowed });
-    return { body: verificationBody(await deps.signing.verify(new Uint8Array(file.bytes))) };
+    // The upload inspection parses the PDF too, so it runs in the PDF worker with the verification, in one budget.
+    const report = await deps.signing.verify(file.bytes, { upload: { fileName: file.fileName } });
+    return { body: verificationBody(report) };
   });
 
   api.operation('listLongTermDocuments', { permission: 'logs:download' }, async ({ principal }) => ({

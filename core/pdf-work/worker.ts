@@ -1,0 +1,48 @@
+/*
+ * The body of one PDF worker thread (loaded through worker.mjs, which makes TypeScript loadable): it tells the pool
+ * when a task really starts, so the time budget does not count the wait in the queue or the worker's start-up, runs
+ * the task, and hands back its result or its AppError as plain data (a thrown error loses its class on the way).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { AppError, type ErrorCode, type FieldError } from '../http/errors.ts';
+import { PDF_TASKS, type PdfTaskName, type PdfTasks } from './tasks.ts';
+
+/** What the pool posts for one task. */
+export interface PdfTaskMessage<K extends PdfTaskName = PdfTaskName> {
+  task: K;
+  input: PdfTasks[K]['input'];
+  /** Receives one message when the task starts running. */
+  started: MessagePort;
+}
+
+/** An AppError as data, rebuilt on the main thread. */
+export interface SerializedAppError {
+  code: ErrorCode;
+  detail?: string;
+  params: Record<string, string | number>;
+  fields: FieldError[];
+  headers: Record<string, string>;
+}
+
+/** How a task ended, as the worker reports it. */
+export type PdfTaskOutcome<K extends PdfTaskName = PdfTaskName> =
+  | { ok: true; value: PdfTasks[K]['output'] }
+  | { ok: false; appError: SerializedAppError }
+  | { ok: false; failure: { message: string; stack?: string } };
+
+/** Runs one task (piscina calls the default export of the worker module). */
+export default async function runPdfTask(message: PdfTaskMessage): Promise<PdfTaskOutcome> {
+  message.started.postMessage('started');
+  message.started.close();
+  try {
+    const run = PDF_TASKS[message.task] as (input: unknown) => Promise<unknown>;
+    return { ok: true, value: (await run(message.input)) as PdfTasks[PdfTaskName]['output'] };
+  } catch (error) {
+    if (error instanceof AppError) {
+      const { code, detail, params, fields, headers } = error;
+      return { ok: false, appError: { code, detail, params, fields, headers } };
+    }
+    const failure = error instanceof Error ? error : new Error(String(error));
+    return { ok: false, failure: { message: failure.message, stack: failure.stack } };
+  }
+}
