@@ -14,6 +14,7 @@ import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useDeleteMyECertificate } from '../api/delete-my-e-certificate.ts';
 import { type ECertificate, type ECertificateStatus, useMyECertificate } from '../api/get-my-e-certificate.ts';
 import { useRegisterMyECertificate } from '../api/register-my-e-certificate.ts';
+import { InvalidCertificateNotice } from '../components/invalid-certificate-notice.tsx';
 import { certificateProblem } from '../file-checks.ts';
 import '../e-certificates.css';
 
@@ -60,6 +61,15 @@ function CertificateFacts({ certificate }: { certificate: ECertificate }) {
       <Fact label={t('certificate.serialNumber')} value={a.serialNumber} className="report-code" />
       <Fact label={t('certificate.keyAlgorithm')} value={a.keyAlgorithm} />
       <Fact label={t('certificate.validFrom')} value={a.notBefore && time.format(new Date(a.notBefore))} />
+      <Fact label={t('certificate.revokedAt')} value={a.revokedAt && time.format(new Date(a.revokedAt))} />
+      <Fact
+        label={t('certificate.revocationReason')}
+        value={a.revocationReason && t(`revocationReasons.${a.revocationReason}`, { defaultValue: a.revocationReason })}
+      />
+      <Fact
+        label={t('certificate.revocationCheckedAt')}
+        value={a.revocationCheckedAt && time.format(new Date(a.revocationCheckedAt))}
+      />
     </dl>
   );
 }
@@ -189,6 +199,7 @@ export function ECertificatePage() {
         <>
           <section aria-labelledby="certificate-status-title" className="panel">
             <h2 id="certificate-status-title">{t('certificate.statusTitle')}</h2>
+            <InvalidCertificateNotice certificate={data} />
             <CertificateFacts certificate={data} />
             {data.attributes.status === 'near_expiry' && <p className="notice">{t('certificate.nearExpiry')}</p>}
             {data.attributes.pinLocked && (

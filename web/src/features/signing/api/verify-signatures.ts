@@ -5,6 +5,7 @@ import { api } from '../../../session/session.ts';
 
 export type VerificationReport = components['schemas']['VerificationReportResponse']['data'];
 export type SignatureReport = components['schemas']['SignatureReport'];
+export type RevisionChange = components['schemas']['RevisionChange'];
 
 /** GET /documents/{documentId}/signatures (getDocumentSignatures): the report of the latest version. */
 export async function getDocumentSignatures(documentId: string) {

@@ -11,8 +11,8 @@ import '../signing.css';
 
 registerCatalogue('signing', { ja, en });
 
-/** The most the server reads (30 MB, as for uploads). */
-const MAX_BYTES = 30 * 1024 * 1024;
+/** The most the server reads: 35 MB, a 30 MB document with the signatures this service adds to it. */
+const MAX_BYTES = 35 * 1024 * 1024;
 
 /** Any PDF, signed here or elsewhere, checked by the server without being stored. */
 export function VerifySignaturesPage() {
@@ -28,7 +28,7 @@ export function VerifySignaturesPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!file) return setProblem(t('verify.fileRequired'));
-    if (file.size > MAX_BYTES) return setProblem(t('errors:FILE_TOO_LARGE', { maxMb: 30 }));
+    if (file.size > MAX_BYTES) return setProblem(t('errors:FILE_TOO_LARGE', { maxMb: 35 }));
     setProblem(null);
     verify.mutate(file);
   };
