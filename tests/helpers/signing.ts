@@ -11,7 +11,31 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { signatureContents } from '../../core/signing/byte-ranges.ts';
 import { attributeValue, OID, parseSignedData, sha256 } from '../../core/signing/cms.ts';
+import { signPdf } from '../../core/signing/pades.ts';
+import type { SignPdfInput, SignPdfResult } from '../../core/signing/types.ts';
 import type { TestApp } from './app.ts';
+
+/**
+ * Signs `pdf` with the real engine of `app`: the business-operator key, the built-in TSA and the revocation source,
+ * B-T by 山田 太郎 at the app's clock, unless `extra` says otherwise.
+ */
+export async function engineSign(
+  app: TestApp,
+  pdf: Uint8Array,
+  extra: Partial<SignPdfInput> = {},
+): Promise<SignPdfResult> {
+  const engine = app.service.deps.signing;
+  return signPdf({
+    pdf,
+    key: await engine.operatorKey(),
+    level: 'B-T',
+    signerName: '山田 太郎',
+    claimedTime: app.clock.now(),
+    tsa: engine.tsa,
+    revocation: engine.revocation,
+    ...extra,
+  });
+}
 
 /** Marks the user's current address as confirmed (the arrival-confirmation link has its own test). */
 export async function confirmEmailOf(app: TestApp, userId: string): Promise<void> {
