@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_PLUGINS } from '../../core/service.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
-import { signPdf } from '../../core/signing/pades.ts';
 import { readPkcs12 } from '../../core/signing/pkcs12.ts';
+import type { SignPdfInput } from '../../core/signing/types.ts';
 import en from '../../web/src/i18n/en/signing.json' with { type: 'json' };
 import ja from '../../web/src/i18n/ja/signing.json' with { type: 'json' };
 import {
@@ -21,7 +21,7 @@ import {
   type Viewport,
 } from '../helpers/browser.ts';
 import { buildPdf } from '../helpers/pdf.ts';
-import { makePkcs12 } from '../helpers/signing.ts';
+import { engineSign, makePkcs12 } from '../helpers/signing.ts';
 
 // The verify screen in chromium against the real service: PDFs signed by the real engine, then changed after
 // signing, left unsigned or broken, each uploaded and its report shown in ja and en, on a desktop and a phone.
@@ -40,19 +40,8 @@ function owner(): Promise<SessionTokens> {
   return session;
 }
 
-async function sign(pdf: Uint8Array, extra: Partial<Parameters<typeof signPdf>[0]> = {}): Promise<Uint8Array> {
-  const engine = app.service.deps.signing;
-  const { pdf: signed } = await signPdf({
-    pdf,
-    key: await engine.operatorKey(),
-    level: 'B-T',
-    signerName: '山田 太郎',
-    claimedTime: app.clock.now(),
-    tsa: engine.tsa,
-    revocation: engine.revocation,
-    ...extra,
-  });
-  return signed;
+async function sign(pdf: Uint8Array, extra: Partial<SignPdfInput> = {}): Promise<Uint8Array> {
+  return (await engineSign(app, pdf, extra)).pdf;
 }
 
 /** An incremental update drawing a red box and a line of text on page 1: an overlay no signature allows. */

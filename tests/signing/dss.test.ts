@@ -21,11 +21,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningEngine } from '../../core/signing/engine.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
 import { readPkcs12 } from '../../core/signing/pkcs12.ts';
-import { addValidationData, extendToLta, signPdf } from '../../core/signing/pades.ts';
-import type { SigningKey } from '../../core/signing/types.ts';
+import { addValidationData, extendToLta } from '../../core/signing/pades.ts';
+import type { SigningKey, SignPdfInput } from '../../core/signing/types.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { buildPdf } from '../helpers/pdf.ts';
-import { independentChecks, pdfsig, tempFile } from '../helpers/signing.ts';
+import { engineSign, independentChecks, pdfsig, tempFile } from '../helpers/signing.ts';
 import { startTestCa } from '../peers/test-ca.ts';
 
 let app: TestApp;
@@ -154,17 +154,8 @@ function selfSignedEcKey(): SigningKey {
   return softwareKey({ privateKey, certificate: new Uint8Array(new X509Certificate(readFileSync(certFile)).raw) });
 }
 
-const sign = (pdf: Uint8Array, extra: Partial<Parameters<typeof signPdf>[0]> = {}) =>
-  signPdf({
-    pdf,
-    key: operator,
-    level: 'B-LT',
-    signerName: 'DSS Signer',
-    claimedTime: app.clock.now(),
-    tsa: engine.tsa,
-    revocation: engine.revocation,
-    ...extra,
-  });
+const sign = (pdf: Uint8Array, extra: Partial<SignPdfInput> = {}) =>
+  engineSign(app, pdf, { level: 'B-LT', signerName: 'DSS Signer', ...extra });
 
 /** pdfsig accepts every signature (it cannot check document timestamps: openssl ts does), qpdf the file. */
 async function expectAccepted(pdf: Uint8Array, signatures: number): Promise<void> {

@@ -11,36 +11,26 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningEngine } from '../../core/signing/engine.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
-import { addDocumentTimestamp, addValidationData, signPdf } from '../../core/signing/pades.ts';
-import type { CertificateStatus, RevocationSource, SigningKey } from '../../core/signing/types.ts';
+import { addDocumentTimestamp, addValidationData } from '../../core/signing/pades.ts';
+import type { CertificateStatus, RevocationSource, SignPdfInput } from '../../core/signing/types.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { itextVerify } from '../helpers/itext.ts';
 import { buildPdf } from '../helpers/pdf.ts';
+import { engineSign } from '../helpers/signing.ts';
 
 let app: TestApp;
 let engine: SigningEngine;
-let operator: SigningKey;
 let localCaPem: string;
 const dir = mkdtempSync(path.join(tmpdir(), 'keiyaku-itext-test-'));
 
 beforeAll(async () => {
   app = await startApp();
   engine = app.service.deps.signing;
-  operator = await engine.operatorKey();
   localCaPem = new X509Certificate((await engine.pki.key('local-ca')).certificate).toString();
 });
 afterAll(() => app.close());
 
-const sign = (pdf: Uint8Array, extra: Partial<Parameters<typeof signPdf>[0]> = {}) =>
-  signPdf({
-    pdf,
-    key: operator,
-    level: 'B-T',
-    signerName: '山田 太郎',
-    claimedTime: app.clock.now(),
-    tsa: engine.tsa,
-    ...extra,
-  });
+const sign = (pdf: Uint8Array, extra: Partial<SignPdfInput> = {}) => engineSign(app, pdf, extra);
 
 function file(name: string, content?: string): string {
   const target = path.join(dir, name);

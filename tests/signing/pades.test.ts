@@ -19,23 +19,21 @@ import { attributeValue, OID, parseSignedData } from '../../core/signing/cms.ts'
 import type { SigningEngine } from '../../core/signing/engine.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
 import { signatureContents } from '../../core/signing/byte-ranges.ts';
-import { addDocumentTimestamp, addValidationData, signPdf } from '../../core/signing/pades.ts';
+import { addDocumentTimestamp, addValidationData } from '../../core/signing/pades.ts';
 import { httpTimestampAuthority } from '../../core/signing/tsa.ts';
-import type { SigningKey } from '../../core/signing/types.ts';
+import type { SignPdfInput } from '../../core/signing/types.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { buildPdf } from '../helpers/pdf.ts';
-import { opensslCms, opensslTs, sealPng, signedBytes } from '../helpers/signing.ts';
+import { engineSign, opensslCms, opensslTs, sealPng, signedBytes } from '../helpers/signing.ts';
 
 let app: TestApp;
 let engine: SigningEngine;
-let operator: SigningKey;
 const dir = mkdtempSync(path.join(tmpdir(), 'keiyaku-pades-'));
 let caFile: string;
 
 beforeAll(async () => {
   app = await startApp();
   engine = app.service.deps.signing;
-  operator = await engine.operatorKey();
   caFile = write(
     'local-ca.pem',
     Buffer.from(new X509Certificate((await engine.pki.key('local-ca')).certificate).toString()),
@@ -69,17 +67,7 @@ function qpdfCheck(pdf: Uint8Array): void {
   execFileSync('qpdf', ['--check', write('check.pdf', pdf)], { encoding: 'utf8' });
 }
 
-const sign = (pdf: Uint8Array, extra: Partial<Parameters<typeof signPdf>[0]> = {}) =>
-  signPdf({
-    pdf,
-    key: operator,
-    level: 'B-T',
-    signerName: '山田 太郎',
-    claimedTime: app.clock.now(),
-    tsa: engine.tsa,
-    revocation: engine.revocation,
-    ...extra,
-  });
+const sign = (pdf: Uint8Array, extra: Partial<SignPdfInput> = {}) => engineSign(app, pdf, extra);
 
 describe('PAdES baseline signatures', () => {
   it('B-B: CAdES detached without signingTime; pdfsig and openssl cms verify it', async () => {

@@ -8,8 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningEngine } from '../../core/signing/engine.ts';
-import { signPdf } from '../../core/signing/pades.ts';
-import type { SigningKey, VerificationReport } from '../../core/signing/types.ts';
+import type { SigningKey, VerificationReport, SignPdfInput } from '../../core/signing/types.ts';
 import { type TrustStore, verifyPdf } from '../../core/signing/verify.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { buildPdf } from '../helpers/pdf.ts';
@@ -33,7 +32,7 @@ import {
   trailingGarbage,
 } from '../helpers/pdf-attacks.ts';
 import { itextVerify } from '../helpers/itext.ts';
-import { pdfsig } from '../helpers/signing.ts';
+import { engineSign, pdfsig } from '../helpers/signing.ts';
 
 let app: TestApp;
 let engine: SigningEngine;
@@ -48,19 +47,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const sign = async (pdf: Uint8Array, extra: Partial<Parameters<typeof signPdf>[0]> = {}) =>
-  (
-    await signPdf({
-      pdf,
-      key: operator,
-      level: 'B-T',
-      signerName: '山田 太郎',
-      claimedTime: app.clock.now(),
-      tsa: engine.tsa,
-      revocation: engine.revocation,
-      ...extra,
-    })
-  ).pdf;
+const sign = async (pdf: Uint8Array, extra: Partial<SignPdfInput> = {}) => (await engineSign(app, pdf, extra)).pdf;
 
 const verify = async (pdf: Uint8Array) =>
   verifyPdf(pdf, trust, { now: app.clock.now(), localCaCrl: await engine.pki.crl(), fetchRevocation: true });
