@@ -1,6 +1,6 @@
 import { PDFDocument, rgb, StandardFonts } from '@cantoo/pdf-lib';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_PLUGINS } from '../../core/service.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
 import { readPkcs12 } from '../../core/signing/pkcs12.ts';
@@ -22,11 +22,22 @@ import {
 } from '../helpers/browser.ts';
 import { buildPdf } from '../helpers/pdf.ts';
 import { engineSign, makePkcs12 } from '../helpers/signing.ts';
+import { startTestCa, type TestCa } from '../peers/test-ca.ts';
 
 // The verify screen in chromium against the real service: PDFs signed by the real engine, then changed after
 // signing, left unsigned or broken, each uploaded and its report shown in ja and en, on a desktop and a phone.
 
-const app = useApp({ plugins: BUILT_IN_PLUGINS.filter((plugin) => !/scan/.test(plugin.name)) });
+// A CA of the test's own (openssl, with a CRL server) whose root the service trusts, for a revoked signer.
+let ca: TestCa;
+beforeAll(async () => {
+  ca = await startTestCa({ crlValiditySeconds: 3600 });
+});
+afterAll(() => ca?.stop());
+
+const app = useApp(() => ({
+  plugins: BUILT_IN_PLUGINS.filter((plugin) => !/scan/.test(plugin.name)),
+  env: { SIGNING_TRUST_ANCHORS_FILE: ca.rootFile },
+}));
 const browser = useBrowser();
 const TEXTS = { ja, en } as const;
 
@@ -205,6 +216,31 @@ describe('the verification report screen', () => {
           await entry.getByText(TEXTS[language].problems['chain-untrusted'], exact).waitFor();
         },
         (language) => TEXTS[language].report.verdicts.indeterminate,
+      );
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'shows "revoked" for a signature whose certificate its CA revoked before the signature timestamp',
+    async () => {
+      const issued = await ca.issue('Revoked Signer', 'revoked.signer@example.com', { ocsp: false, pin: '1234' });
+      const p12 = await readPkcs12(issued.p12, '1234');
+      const key = softwareKey({ privateKey: p12.privateKeyPkcs8, certificate: p12.certificate, chain: p12.chain });
+      await ca.revoke(issued.certDer, 'keyCompromise');
+      app.clock.advance(60_000); // the signature timestamp (the service's clock) comes after the revocation
+      const pdf = await sign(await buildPdf(), { key, signerName: 'Revoked Signer' });
+      await checkCase(
+        'revoked',
+        pdf,
+        async (language, page) => {
+          const entry = page.getByRole('region', {
+            name: TEXTS[language].report.signatureTitle.replace('{{position}}', '1'),
+          });
+          await entry.locator('[data-revocation="revoked"]').waitFor();
+          await entry.getByText(TEXTS[language].problems['certificate-revoked'], exact).waitFor();
+        },
+        (language) => TEXTS[language].report.verdicts.invalid,
       );
     },
     CASE_TIMEOUT,

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -142,6 +142,20 @@ export function pdfsig(pdf: Uint8Array): { validations: string[]; types: string[
     validations: [...output.matchAll(/Signature Validation: (.+)/g)].map((m) => m[1]!.trim()),
     types: [...output.matchAll(/Signature Type: (.+)/g)].map((m) => m[1]!.trim()),
     output,
+  };
+}
+
+/** pdfsig with an NSS database (certutil, libnss3-tools) that trusts the CA certificates in `caPem` for signing. */
+export function pdfsigTrusting(pdf: Uint8Array, caPem: string): { validations: string[]; certificates: string[] } {
+  const db = tempFile('nssdb');
+  mkdirSync(db);
+  execFileSync('certutil', ['-N', '-d', `sql:${db}`, '--empty-password']);
+  execFileSync('certutil', ['-A', '-d', `sql:${db}`, '-n', 'ca', '-t', 'CT,C,C', '-i', tempFile('ca.pem', caPem)]);
+  const result = spawnSync('pdfsig', ['-nssdir', `sql:${db}`, tempFile('doc.pdf', pdf)], { encoding: 'utf8' });
+  const output = `${result.stdout}${result.stderr}`;
+  return {
+    validations: [...output.matchAll(/Signature Validation: (.+)/g)].map((m) => m[1]!.trim()),
+    certificates: [...output.matchAll(/Certificate Validation: (.+)/g)].map((m) => m[1]!.trim()),
   };
 }
 
