@@ -21,7 +21,6 @@ import {
 } from '@cantoo/pdf-lib';
 import * as pkijs from 'pkijs';
 import { AppError } from '../http/errors.ts';
-import { storedSignatureContents, trimDer } from './byte-ranges.ts';
 import { arrayBuffer, sha256 } from './cms.ts';
 import { collectChains } from './verify.ts';
 import type { RevocationSource } from './types.ts';
@@ -138,14 +137,11 @@ interface SignedItem {
 }
 
 function signedItems(pdf: Uint8Array): SignedItem[] {
-  // collectChains names each signature by its DER; the VRI key hashes the whole stored string around it.
-  const storedByDer = new Map<string, Uint8Array>();
-  for (const { contents } of storedSignatureContents(pdf)) storedByDer.set(hex(trimDer(contents)), contents);
-  return collectChains(pdf).flatMap(({ der, chains }) => {
-    const stored = storedByDer.get(hex(der));
-    if (!stored) return [];
-    return [{ vriKey: createHash('sha1').update(stored).digest('hex').toUpperCase(), chains }];
-  });
+  // The VRI key hashes the whole /Contents string as stored, zero padding included (ISO 32000-2 §12.8.4.4).
+  return collectChains(pdf).map(({ contents, chains }) => ({
+    vriKey: createHash('sha1').update(contents).digest('hex').toUpperCase(),
+    chains,
+  }));
 }
 
 async function loadIncremental(pdf: Uint8Array): Promise<PDFDocument> {

@@ -205,14 +205,3 @@ export function byteRangeProblems(
   if (index < 0) problems.push('byte-range-not-revision-end');
   return { problems, revision: index < 0 ? null : index + 1 };
 }
-
-/** The DER inside a /Contents string: the value without the zero padding that fills the rest of it. */
-export function contentsDer(contents: Uint8Array): Uint8Array {
-  if (contents.length < 2 || contents[0] !== 0x30) return contents;
-  const first = contents[1]!;
-  if (first < 0x80) return contents.subarray(0, 2 + first);
-  const lengthBytes = first & 0x7f;
-  let length = 0;
-  for (let i = 0; i < lengthBytes; i++) length = length * 256 + (contents[2 + i] ?? 0);
-  return contents.subarray(0, Math.min(contents.length, 2 + lengthBytes + length));
-}

@@ -15,7 +15,8 @@ import { changeAllowed, classifyRevision, summarize } from './changes.ts';
 import { attributeValue, certificateDer, checkSigner, OID, parseSignedData, sha256, signerCertificate } from './cms.ts';
 import { BudgetExceededError, PdfFile, type RevisionState } from './pdf-revisions.ts';
 import { revocationSource, statusFromEvidence } from './revocation.ts';
-import { byteRangeProblems, contentsDer, findSignatures, type FoundSignature } from './signature-fields.ts';
+import { trimDer } from './byte-ranges.ts';
+import { byteRangeProblems, findSignatures, type FoundSignature } from './signature-fields.ts';
 import { LOCAL_TSA_LABEL, LOCAL_TSA_POLICY, parseTimestampToken } from './tsa.ts';
 import type {
   CertificateStatus,
@@ -106,7 +107,7 @@ export function collectChains(pdf: Uint8Array): { der: Uint8Array; contents: Uin
   const file = new PdfFile(pdf);
   return findSignatures(file, file.revisionEnds()).flatMap(({ contents }) => {
     if (!contents) return [];
-    const der = contentsDer(contents);
+    const der = trimDer(contents);
     try {
       const { signedData } = parseSignedData(der);
       const pool = cmsCertificates(signedData);
@@ -397,7 +398,7 @@ async function checkSignature(
     }
     return digest;
   };
-  const der = contentsDer(found.contents);
+  const der = trimDer(found.contents);
   let signedData: pkijs.SignedData;
   try {
     signedData = parseSignedData(der).signedData;
@@ -599,7 +600,7 @@ async function verifyFile(
   for (const [index, signature] of reported.entries())
     checked.push(await checkSignature(ctx, file, signature, index, ends));
 
-  // Certification: the signature whose DocMDP the catalogue's /Perms names (or that carries a DocMDP transform).
+  // Certification: the signature carrying a DocMDP transform (ISO 32000 lets only the first one certify).
   const certifying = checked.find((c) => c.report.certification !== null) ?? null;
   const certificationLevel = certifying?.report.certification ?? null;
   if (
