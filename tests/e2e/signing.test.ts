@@ -373,6 +373,18 @@ describe('signing', () => {
       await page.getByText(ja.agents.empty, exact).waitFor();
       const after = await app.api.call('listMyAgents', { token: agent.token });
       expect(after.body.meta.principals).toEqual([]);
+
+      // The issuer revokes it: the signing module records that when it checks the certificate before a signature
+      // (tests/api/revocation.test.ts); the page then says the certificate is invalid, and why.
+      await app.service.deps
+        .knex('e_certificates')
+        .where({ user_id: org.ownerId })
+        .update({ revoked_at: new Date('2026-11-20T01:00:00Z'), revocation_reason: 'keyCompromise' });
+      await page.goto('/organizations/settings/users');
+      await page.getByRole('link', { name: common.settings.sections.eCertificate, exact: true }).click();
+      await status.getByText(ja.certificateStatuses.invalid, exact).waitFor();
+      await page.getByText(ja.revocationReasons.keyCompromise, { exact: false }).first().waitFor();
+      await screenshot(page, 'signing-e-certificate-revoked-360');
     },
     SIGNING_TIMEOUT,
   );
