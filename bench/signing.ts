@@ -28,16 +28,9 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import {
-  concatTransformationMatrix,
-  drawObject,
-  PDFDocument,
-  popGraphicsState,
-  pushGraphicsState,
-  StandardFonts,
-} from '@cantoo/pdf-lib';
 import { PdfWorkPool, transferable } from '../core/pdf-work/pool.ts';
 import { softwareKey } from '../core/signing/keys.ts';
+import { buildNoisePdf } from '../tests/helpers/pdf.ts';
 import { signPdf } from '../core/signing/pades.ts';
 import { localTimestampAuthority } from '../core/signing/tsa.ts';
 import type { SignPdfInput } from '../core/signing/types.ts';
@@ -80,39 +73,6 @@ function opensslKeyPair(dir: string, name: string, subject: string, extensions: 
     certificate: new Uint8Array(certificate.raw),
     notAfter: new Date(certificate.validTo),
   };
-}
-
-/** A PDF of `pages` A4 pages of about `bytes` in all: a line of text and a random-pixel image on each page. */
-async function buildPdf(bytes: number, pages: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const width = 256;
-  // About 600 bytes a page go to the page, its text and the image's dictionary.
-  const height = Math.max(1, Math.round((bytes / pages - 600) / (width * 3)));
-  for (let n = 1; n <= pages; n += 1) {
-    const page = doc.addPage([595.28, 841.89]);
-    page.drawText(`Keiyaku signing bench - page ${n}`, { x: 50, y: 780, size: 14, font });
-    const image = doc.context.register(
-      doc.context.stream(randomBytes(width * height * 3), {
-        Type: 'XObject',
-        Subtype: 'Image',
-        Width: width,
-        Height: height,
-        ColorSpace: 'DeviceRGB',
-        BitsPerComponent: 8,
-      }),
-    );
-    const name = page.node.newXObject('Noise', image);
-    page.pushOperators(
-      pushGraphicsState(),
-      concatTransformationMatrix(495, 0, 0, 680, 50, 60),
-      drawObject(name),
-      popGraphicsState(),
-    );
-  }
-  doc.setCreationDate(new Date('2026-01-01T00:00:00Z'));
-  doc.setModificationDate(new Date('2026-01-01T00:00:00Z'));
-  return doc.save({ useObjectStreams: false });
 }
 
 /** Milliseconds of each of `runs` sequential calls. */
@@ -241,7 +201,7 @@ export async function measureSigning(): Promise<SigningFigures> {
     const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
     console.log(`Signing: ${SIGNATURES} B-T signatures of a 1 MB, ${PAGES}-page PDF ...`);
-    const small = await buildPdf(MB, PAGES);
+    const small = await buildNoisePdf(MB, PAGES);
     await signBT(small); // warm-up: module loading, JIT, the first font and ASN.1 schemas
     const signMs = await timeRuns(SIGNATURES, () => signBT(small));
     const smallHashMs = await timeRuns(HASH_RUNS.small, () => hash(small));
@@ -250,7 +210,7 @@ export async function measureSigning(): Promise<SigningFigures> {
     const rsaMs = await timeRuns(RSA_RUNS, () => sign('sha256', digest, signer.privateKey));
 
     console.log(`Signing: one B-T signature of a ${LARGE_MB} MB, ${PAGES}-page PDF, RSS sampled every 10 ms ...`);
-    const large = await buildPdf(LARGE_MB * MB, PAGES);
+    const large = await buildNoisePdf(LARGE_MB * MB, PAGES);
     const largeHashMs = await timeRuns(HASH_RUNS.large, () => hash(large));
     const largeSign = await measureMemory(() => signBT(large));
 

@@ -5,28 +5,19 @@
  * document fits the verification limit.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  concatTransformationMatrix,
-  drawObject,
-  PDFDocument,
-  popGraphicsState,
-  pushGraphicsState,
-} from '@cantoo/pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS } from '../../core/files/upload-limits.ts';
-import { signPdf } from '../../core/signing/pades.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { seedBusinessFlow } from '../helpers/business-flows.ts';
 import { flateStreamsPdf } from '../helpers/costly-pdfs.ts';
 import { callMultipart } from '../helpers/documents.ts';
 import { adminSession, type AdminSession } from '../helpers/org-admin.ts';
 import { repeatByteRange } from '../helpers/pdf-attacks.ts';
-import { buildPdf } from '../helpers/pdf.ts';
-import { tempFile } from '../helpers/signing.ts';
+import { buildNoisePdf, buildPdf } from '../helpers/pdf.ts';
+import { engineSign, tempFile } from '../helpers/signing.ts';
 
 const MB = 1024 * 1024;
 /** The per-task time budget of this app's PDF workers (the default is 20 s). */
@@ -42,19 +33,6 @@ let owner: AdminSession;
 let signed: Uint8Array;
 
 /** Signs `pdf` (B-T) with the engine's operator key and TSA, as a sign task does. */
-async function signWithEngine(pdf: Uint8Array): Promise<Uint8Array> {
-  const engine = app.service.deps.signing;
-  const result = await signPdf({
-    pdf,
-    key: await engine.operatorKey(),
-    level: 'B-T',
-    signerName: 'Keiyaku verification limits',
-    claimedTime: app.clock.now(),
-    tsa: engine.tsa,
-  });
-  return result.pdf;
-}
-
 function verify(bytes: Uint8Array, fileName = 'signed.pdf') {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), fileName);
@@ -70,38 +48,12 @@ function qpdfEncrypt(pdf: Uint8Array, userPassword: string): Uint8Array {
   return readFileSync(output);
 }
 
-/** A PDF of about `bytes` (within 64 KiB below it): one page with an incompressible image, stored unfiltered. */
-async function pdfOfSize(bytes: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const page = doc.addPage([595.28, 841.89]);
-  const width = 1024;
-  const height = Math.floor((bytes - 64 * 1024) / (width * 3));
-  const image = doc.context.register(
-    doc.context.stream(randomBytes(width * height * 3), {
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: width,
-      Height: height,
-      ColorSpace: 'DeviceRGB',
-      BitsPerComponent: 8,
-    }),
-  );
-  const name = page.node.newXObject('Noise', image);
-  page.pushOperators(
-    pushGraphicsState(),
-    concatTransformationMatrix(495, 0, 0, 680, 50, 60),
-    drawObject(name),
-    popGraphicsState(),
-  );
-  return doc.save({ useObjectStreams: false });
-}
-
 beforeAll(async () => {
   app = await startApp({
     env: { KEIYAKU_PDF_WORKERS: '1', KEIYAKU_PDF_WORK_TIMEOUT_MS: String(TIME_BUDGET_MS) },
   });
   owner = await adminSession(app);
-  signed = await signWithEngine(await buildPdf({ text: 'Keiyaku verification limits' }));
+  signed = (await engineSign(app, await buildPdf({ text: 'Keiyaku verification limits' }))).pdf;
   // The first verification starts the worker (it loads the parsers); the timings below are of a running pool.
   expect((await verify(signed)).status).toBe(200);
 }, 120_000);
@@ -196,9 +148,10 @@ describe('encrypted PDFs and the size of signed output', () => {
   });
 
   it('accepts the signed output of a document at the 30 MB upload limit, and refuses a file over its own limit', async () => {
-    const document = await pdfOfSize(UPLOAD_LIMITS.document.maxBytes - 16 * 1024);
+    const document = await buildNoisePdf(UPLOAD_LIMITS.document.maxBytes - 80 * 1024);
     expect(document.length).toBeLessThanOrEqual(UPLOAD_LIMITS.document.maxBytes);
-    const output = await signWithEngine(await signWithEngine(document));
+    const once = (await engineSign(app, document, { signerName: 'Keiyaku verification limits' })).pdf;
+    const output = (await engineSign(app, once, { signerName: 'Keiyaku verification limits' })).pdf;
     expect(output.length).toBeGreaterThan(30 * MB);
     const response = await verify(output, 'large-signed.pdf');
     expect(response.status).toBe(200);
