@@ -4,16 +4,18 @@
  * revoked is reported revoked from the CRL in the DSS.
  */
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningEngine } from '../../core/signing/engine.ts';
 import { softwareKey } from '../../core/signing/keys.ts';
+import { readPkcs12 } from '../../core/signing/pkcs12.ts';
 import { addDocumentTimestamp, addValidationData } from '../../core/signing/pades.ts';
-import type { CertificateStatus, RevocationSource, SignPdfInput } from '../../core/signing/types.ts';
+import type { SignPdfInput } from '../../core/signing/types.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { startTestCa } from '../peers/test-ca.ts';
 import { itextVerify } from '../helpers/itext.ts';
 import { buildPdf } from '../helpers/pdf.ts';
 import { engineSign } from '../helpers/signing.ts';
@@ -43,86 +45,6 @@ function openssl(...args: string[]): void {
 }
 
 const der = (pemFile: string) => new Uint8Array(new X509Certificate(readFileSync(pemFile)).raw);
-
-/** A tiny CA made with openssl: a root, a user certificate it issued, and a CRL in which that user is revoked. */
-function revokedUserCa(): { root: Uint8Array; user: Uint8Array; userKey: Buffer; crl: Uint8Array; rootPem: string } {
-  const [rootKey, rootPem, userKey, userCsr, userPem, crlDer] = [
-    'root.key',
-    'root.pem',
-    'user.key',
-    'user.csr',
-    'user.pem',
-    'crl.der',
-  ].map((name) => file(name)) as [string, string, string, string, string, string];
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    rootKey,
-    '-out',
-    rootPem,
-    '-subj',
-    '/CN=iText Test Root',
-    '-days',
-    '30',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', userKey, '-out', userCsr, '-subj', '/CN=Revoked Signer');
-  const extensions = file(
-    'user.ext',
-    'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n',
-  );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    userCsr,
-    '-CA',
-    rootPem,
-    '-CAkey',
-    rootKey,
-    '-CAcreateserial',
-    '-out',
-    userPem,
-    '-days',
-    '30',
-    '-extfile',
-    extensions,
-  );
-  file('index.txt', '');
-  file('crlnumber', '01\n');
-  const config = file(
-    'ca.cnf',
-    [
-      '[ ca ]',
-      'default_ca = test',
-      '[ test ]',
-      `database = ${file('index.txt')}`,
-      `crlnumber = ${file('crlnumber')}`,
-      'default_md = sha256',
-      'default_crl_days = 7',
-      `certificate = ${rootPem}`,
-      `private_key = ${rootKey}`,
-      '',
-    ].join('\n'),
-  );
-  openssl('ca', '-config', config, '-revoke', userPem, '-crl_reason', 'keyCompromise');
-  openssl('ca', '-config', config, '-gencrl', '-out', file('crl.pem'));
-  openssl('crl', '-in', file('crl.pem'), '-outform', 'DER', '-out', crlDer);
-  return {
-    root: der(rootPem),
-    user: der(userPem),
-    userKey: readFileSync(userKey),
-    crl: new Uint8Array(readFileSync(crlDer)),
-    rootPem: readFileSync(rootPem, 'utf8'),
-  };
-}
 
 describe('iText 5 as an independent validator', () => {
   it('passes a B-T signature: intact, covering the whole file, with a matching timestamp imprint', async () => {
@@ -185,45 +107,32 @@ describe('iText 5 as an independent validator', () => {
   });
 
   it('reports a signer certificate revoked by its CA from the CRL in the DSS', async () => {
-    const ca = revokedUserCa();
+    // A real CA (tests/peers/test-ca.ts) revokes the signer; the engine's revocation source fetches its CRL, which
+    // proves the revocation, into the DSS.
+    const ca = await startTestCa({ crlValiditySeconds: 3600 });
+    const issued = await ca.issue('Revoked Signer', 'revoked@example.com', { ocsp: false, pin: '1234' });
+    const content = await readPkcs12(issued.p12, '1234');
     const key = softwareKey({
-      privateKey: createPrivateKey(ca.userKey),
-      certificate: ca.user,
-      chain: [ca.root],
+      privateKey: content.privateKeyPkcs8,
+      certificate: content.certificate,
+      chain: content.chain,
     });
-    // A test double for the revocation source: the CA's CRL (which revokes the signer) and the certificates.
-    const revocation: RevocationSource = {
-      async check(chain): Promise<CertificateStatus[]> {
-        return chain.map((certificate, i) => ({
-          certificate,
-          subject: new X509Certificate(certificate).subject,
-          status: i === 0 ? 'revoked' : 'not-applicable',
-          method: i === 0 ? 'crl' : null,
-          revokedAt: null,
-          reason: i === 0 ? 'keyCompromise' : null,
-          thisUpdate: null,
-          detail: 'test CA',
-          crl: i === 0 ? ca.crl : undefined,
-        }));
-      },
-      async collect() {
-        return { certificates: [ca.user, ca.root], crls: [ca.crl], ocspResponses: [] };
-      },
-    };
-    // Signed at B-T without a revocation source (which would refuse the revoked key), then the B-LT DSS added.
+    await ca.revoke(issued.certDer, 'keyCompromise');
+    // Signed at B-T by the engine directly (the signing module would refuse the revoked key), then the B-LT DSS added.
     const { pdf: bt } = await sign(await buildPdf(), { key });
-    const lt = await addValidationData(bt, revocation);
+    const lt = await addValidationData(bt, engine.revocation);
+    await ca.stop();
     const roots = `${ca.rootPem}${localCaPem}`;
     const report = itextVerify(lt, roots);
     const [signature] = report.signatures;
     expect(signature).toMatchObject({
       integrity: true,
       coversWholeDocument: false,
-      signer: 'CN=Revoked Signer',
-      revocation: { checked: true, revoked: true, crls: 1 },
+      signer: expect.stringContaining('CN=Revoked Signer'),
+      revocation: { checked: true, revoked: true, crls: 2 }, // the test CA's CRL, and the local CA's for the TSA
     });
     expect(signature!.revocation!.errors).toEqual([
-      'Certificate CN=Revoked Signer failed: The certificate has been revoked.',
+      expect.stringMatching(/^Certificate CN=Revoked Signer.* failed: The certificate has been revoked\.$/),
     ]);
     // LtvVerifier starts from the last revision and wants a signature covering it: a B-LT file ends with the DSS
     // revision, so iText refuses to judge it at all (it is built for B-LTA, a document timestamp last).
@@ -236,14 +145,14 @@ describe('iText 5 as an independent validator', () => {
     const ltaReport = itextVerify(lta, roots);
     expect(ltaReport.ltv).toEqual({
       ok: false,
-      error: 'Certificate CN=Revoked Signer failed: The certificate has been revoked.',
+      error: expect.stringMatching(/^Certificate CN=Revoked Signer.* failed: The certificate has been revoked\.$/),
     });
     expect(ltaReport.signatures.map((s) => [s.name, s.isTsp, s.integrity, s.ltv.ok])).toEqual([
       ['Signature1', false, true, false],
       ['DocumentTimestamp1', true, true, true],
     ]);
     expect(ltaReport.signatures[0]!.ltv.errors).toEqual([
-      'Certificate CN=Revoked Signer failed: The certificate has been revoked.',
+      expect.stringMatching(/^Certificate CN=Revoked Signer.* failed: The certificate has been revoked\.$/),
     ]);
   });
 });
