@@ -8,7 +8,7 @@ import { changePassword } from './password-change.ts';
 import { loadPasswordPolicy, passwordExpiresAt } from './password-policy.ts';
 import { verifyDecoy, verifyPassword } from './passwords.ts';
 import type { Sessions, TokenPair } from './sessions.ts';
-import { assertNotLocked, clearFailures, recordFailure } from './throttle.ts';
+import { clearFailures, recordFailure, reserveAttempt } from './throttle.ts';
 import { type AuthUser, findUserByLoginId } from './users.ts';
 
 /** Sign-in and the password change that completes a sign-in (temporary or expired password). */
@@ -19,19 +19,19 @@ export class SignIn {
   ) {}
 
   /**
-   * Checks the lock, the user ID and the password; a failure of any kind answers the same and counts toward the
-   * lock. Only a correct password reveals the account's state (temporary, expired, IP refused).
+   * Reserves the password check against the lock first (core/auth/throttle.ts), then checks the user ID and the
+   * password; a failure of any kind answers the same and counts toward the lock. Only a correct password reveals the
+   * account's state (temporary, expired, IP refused).
    */
   private async authenticate(loginId: string, password: string, req: RequestContext): Promise<AuthUser> {
     const { knex, clock, oplog } = this.deps;
-    const now = clock.now();
-    await assertNotLocked(knex, loginId, now);
+    const attempt = await reserveAttempt(knex, loginId, clock.now());
     const user = await findUserByLoginId(knex, loginId);
     const active = user !== null && user.status === 'active';
     // An unknown or deactivated ID costs the same hashing time as a real check, so timing reveals nothing.
     const valid = active ? await verifyPassword(user.password_hash, password) : (await verifyDecoy(password), false);
     if (!valid) {
-      const lock = await recordFailure(knex, loginId, now);
+      const lock = await recordFailure(knex, attempt, clock.now());
       await oplog.record(knex, req, {
         action: lock ? 'auth.locked' : 'auth.sign_in_failed',
         organizationId: user?.organization_id ?? null,
@@ -40,9 +40,10 @@ export class SignIn {
       });
       throw lock ?? new AppError('INVALID_CREDENTIALS');
     }
-    // Only the right password learns of an administrator's lock, like every other account state.
-    if (user!.locked_at) throw new AppError('ACCOUNT_LOCKED_BY_ADMIN');
+    // The right password settles the reserved check; only it learns of an administrator's lock, like every other
+    // account state.
     await clearFailures(knex, loginId);
+    if (user!.locked_at) throw new AppError('ACCOUNT_LOCKED_BY_ADMIN');
     return user!;
   }
 

@@ -1,6 +1,6 @@
 import { changePassword } from '../../auth/password-change.ts';
 import { DEFAULT_PASSWORD_POLICY, passwordExpiresAt } from '../../auth/password-policy.ts';
-import { verifyPassword } from '../../auth/passwords.ts';
+import { verifyCurrentPassword } from '../../auth/current-password.ts';
 import type { Sessions } from '../../auth/sessions.ts';
 import { findUserById } from '../../auth/users.ts';
 import type { ApiRouter } from '../../contract/router.ts';
@@ -62,10 +62,14 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
 
   api.operation('changeMyPassword', async ({ principal, body, req }) => {
     const input = body.data.attributes;
+    const checked = await findUserById(knex, principal.userId);
+    if (!checked) throw new AppError('NOT_FOUND');
+    // Counted against the sign-in lock, outside the transaction below so a wrong password stays counted.
+    await verifyCurrentPassword(deps, checked, input.currentPassword, req);
     await knex.transaction(async (trx) => {
       const user = await findUserById(trx, principal.userId);
-      if (!user) throw new AppError('NOT_FOUND');
-      if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
+      // A password changed since the check above was not the one the caller proved.
+      if (!user || user.password_hash !== checked.password_hash) {
         throw new AppError('CURRENT_PASSWORD_WRONG', { pointer: '/data/attributes/currentPassword' });
       }
       await changePassword(deps, trx, user, input, req);
