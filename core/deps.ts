@@ -6,6 +6,7 @@ import type { Database } from './db/index.ts';
 import type { FileStore } from './files/blob-store.ts';
 import type { JobQueue } from './jobs/index.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { PdfWorkPool } from './pdf-work/pool.ts';
 import type { SigningEngine } from './signing/engine.ts';
 import type { SignatureTypeRegistry } from './signing/registry.ts';
 import type { OperationLog } from './modules/logs/operation-log.ts';
@@ -23,6 +24,11 @@ export interface CoreDeps {
   files: FileStore;
   oplog: OperationLog;
   logger: Logger;
+  /**
+   * The worker pool every parse of a PDF we did not make runs in, within a budget (core/pdf-work): upload
+   * inspection, the built-in malware scan, page geometry, the PDF side of signing, verification.
+   */
+  pdfWork: PdfWorkPool;
   /** PAdES signing: local PKI, TSA, revocation data, trust store, operator key (core/signing/engine.ts). */
   signing: SigningEngine;
   /** Signature types registered by plugins (filled while the plugins load). */

@@ -1,6 +1,8 @@
 import { PDFArray, PDFDict, PDFDocument, PDFName, type PDFObject, PDFStream } from '@cantoo/pdf-lib';
 import { AppError } from '../http/errors.ts';
-import { ACTIVE_PDF_NAMES, decodePdfName, scanPdf } from './pdf-scan.ts';
+import { PdfBudget } from './pdf-budget.ts';
+import { emptyPasswordDecryptor } from './pdf-measure.ts';
+import { ACTIVE_PDF_NAMES, decodePdfName, measureDecrypted, scanPdf } from './pdf-scan.ts';
 import { containsEicar, detectExecutable } from './signatures.ts';
 import type { UploadKind } from './upload-limits.ts';
 
@@ -34,6 +36,9 @@ const PDF_EOF = Buffer.from('%%EOF', 'latin1');
  * embedded executable) PDFs, and kinds the place does not allow. Resolves with the kind and, for PDFs, the pages.
  * Every encrypted PDF counts as password-protected unless `openWithEmptyPassword` is set (the verification place
  * only): then one that opens with the empty user password is accepted and inspected decrypted.
+ * A PDF is scanned within its budget (core/files/pdf-budget.ts) before the parser sees it; over it, this throws
+ * PdfBudgetExceeded. It parses what it is given: call it in the PDF worker pool (task `inspect`), never on the
+ * event loop.
  */
 export async function inspectUpload(
   bytes: Buffer,
@@ -77,12 +82,17 @@ function isText(bytes: Buffer): boolean {
   return false;
 }
 
-/** Checks a PDF in two layers (byte scan, then a real parser) and returns its page count and whether it is encrypted. */
+/**
+ * Checks a PDF in two layers (byte scan, then a real parser) and returns its page count and whether it is encrypted.
+ * The scan measures what the parser would unpack (objects, nesting, object streams) and throws over the budget, so
+ * the parser only sees a file within it.
+ */
 async function inspectPdf(
   bytes: Buffer,
   openWithEmptyPassword: boolean,
 ): Promise<{ pages: number; encrypted: boolean }> {
-  const scan = scanPdf(bytes);
+  const budget = new PdfBudget(bytes.length);
+  const scan = scanPdf(bytes, budget);
   if (scan.encrypted && !openWithEmptyPassword) throw new AppError('FILE_PASSWORD_PROTECTED');
   if (bytes.subarray(Math.max(0, bytes.length - 1024)).indexOf(PDF_EOF) < 0) {
     throw new AppError('FILE_CORRUPTED', { detail: 'no %%EOF at the end of the file' });
@@ -91,6 +101,10 @@ async function inspectPdf(
   const encrypted = scan.encrypted || document.isEncrypted;
   if (encrypted) {
     if (!openWithEmptyPassword) throw new AppError('FILE_PASSWORD_PROTECTED');
+    // Decrypted, the object streams may hold what their encrypted bytes hid from the scan: measured first.
+    const decrypt = await emptyPasswordDecryptor(document);
+    if (!decrypt) throw new AppError('FILE_PASSWORD_PROTECTED');
+    measureDecrypted(bytes, decrypt, budget);
     document = await decryptWithEmptyPassword(bytes);
   }
   if (scan.activeContent) throw new AppError('FILE_ACTIVE_CONTENT', { detail: scan.activeContent });

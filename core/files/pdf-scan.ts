@@ -1,10 +1,12 @@
-import { constants, inflateSync } from 'node:zlib';
+import { PdfBudget, skipComment, skipLiteralString } from './pdf-budget.ts';
+import { decodeAsParser, type Decryptor } from './pdf-measure.ts';
 import { containsEicar, detectExecutable } from './signatures.ts';
 
 /**
  * A byte-level look at a PDF's structure, without a full parser: the names used outside stream data (with #xx
  * escapes decoded), the names inside object streams (decompressed), and the decoded bodies of other streams
- * checked for executables. Shared by upload inspection and the built-in malware-scan engine.
+ * checked for executables. Shared by upload inspection and the built-in malware-scan engine. Everything it decodes
+ * and counts is charged to the file's PdfBudget (pdf-budget.ts): over it, the scan throws PdfBudgetExceeded.
  */
 export interface PdfScan {
   /** The trailer (or cross-reference stream) names /Encrypt. */
@@ -16,8 +18,12 @@ export interface PdfScan {
 /** Names that make a PDF run something when opened or clicked. */
 export const ACTIVE_PDF_NAMES: ReadonlySet<string> = new Set(['JavaScript', 'JS', 'Launch']);
 
-/** A decoded stream larger than this is not looked into (zip bombs); its compressed bytes are still scanned. */
-const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+/**
+ * What an object or cross-reference stream neither zlib nor pdf-lib's decoders can read (its dictionary does not
+ * parse) is charged per stored byte: the most a parser could inflate it to (deflate's limit is about 1:1032; an LZW
+ * code stands for at most 4,096 bytes).
+ */
+const UNMEASURED_RATIO = { lzw: 4096, other: 1032 };
 
 const DELIMITERS = new Set([...'()<>[]{}/%'].map((c) => c.charCodeAt(0)));
 const isWhite = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
@@ -45,27 +51,13 @@ export function pdfNames(text: string): string[] {
   return names;
 }
 
-function skipLiteralString(text: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c /* \ */) i++;
-    else if (c === 0x28) depth++;
-    else if (c === 0x29 && --depth === 0) return i + 1;
-  }
-  return text.length;
-}
-
-function skipComment(text: string, start: number): number {
-  let i = start;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  return i;
-}
-
 interface RawStream {
   /** The text between the previous stream (or object header) and the `stream` keyword: the stream's dictionary. */
+  dictText: string;
   dictNames: string[];
   body: Buffer;
+  /** The number and generation of the object the stream is, from its `N G obj` header (null when not found). */
+  ref: { num: number; gen: number } | null;
 }
 
 /** Splits a PDF into the text outside stream data and its streams (dictionary names + raw body). */
@@ -82,7 +74,9 @@ export function splitPdf(bytes: Buffer): { outside: string; streams: RawStream[]
     const bodyStart = match.index + match[0].length;
     const bodyEnd = streamEnd(text, dictText, bodyStart);
     outside.push(head);
-    streams.push({ dictNames: pdfNames(dictText), body: bytes.subarray(bodyStart, bodyEnd) });
+    const header = objAt >= 0 ? /(\d+)\s+(\d+)\s+obj$/.exec(head.slice(Math.max(0, objAt - 24), objAt + 3)) : null;
+    const ref = header ? { num: Number(header[1]), gen: Number(header[2]) } : null;
+    streams.push({ dictText, dictNames: pdfNames(dictText), body: bytes.subarray(bodyStart, bodyEnd), ref });
     previousEnd = Math.min(text.length, bodyEnd + 'endstream'.length);
     keyword.lastIndex = previousEnd;
   }
@@ -110,21 +104,25 @@ const FILTERS: Record<string, string> = {
 };
 const OPAQUE_FILTERS = new Set(['LZWDecode', 'LZW', 'RunLengthDecode', 'RL', 'DCTDecode', 'DCT', 'JPXDecode']);
 
-/** Decodes a stream body through its filters; null when a filter is unsupported or the data is broken. */
-export function decodeStream(dictNames: string[], body: Buffer): Buffer | null {
-  let data: Buffer = body;
+/**
+ * Decodes a stream body through its filters, charging what it inflates to `budget`; null when a filter is
+ * unsupported or the data is broken. Throws PdfBudgetExceeded over the budget.
+ */
+export function decodeStream(dictNames: string[], body: Buffer, budget: PdfBudget): Buffer | null {
+  let data: Buffer | null = body;
   for (const name of dictNames) {
     if (OPAQUE_FILTERS.has(name) || name === 'Crypt') return null;
     const filter = FILTERS[name];
     if (!filter) continue;
-    try {
-      if (filter === 'flate') {
-        data = inflateSync(data, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_DECODED_BYTES });
-      } else if (filter === 'hex') data = decodeAsciiHex(data);
-      else data = decodeAscii85(data);
-    } catch {
-      return null;
+    if (filter === 'flate') data = budget.inflate(data);
+    else {
+      try {
+        data = filter === 'hex' ? decodeAsciiHex(data) : decodeAscii85(data);
+      } catch {
+        return null;
+      }
     }
+    if (!data) return null;
   }
   return data;
 }
@@ -166,12 +164,57 @@ function activeName(names: Iterable<string>): string | null {
   return null;
 }
 
+const OBJECT_HEADER = /(?<![0-9])\d+\s+\d+\s+obj\b/g;
+
+function countMatches(text: string, pattern: RegExp): number {
+  let count = 0;
+  pattern.lastIndex = 0;
+  while (pattern.exec(text)) count++;
+  return count;
+}
+
+/** Charges the objects and nesting of the text outside stream data. */
+function measureOutside(outside: string, budget: PdfBudget): void {
+  budget.countObjects(countMatches(outside, OBJECT_HEADER), 'in the file body');
+  budget.checkNesting(outside, 'in the file body');
+}
+
+/**
+ * Decodes an object or cross-reference stream (a parser unpacks both while it loads the file) within the budget:
+ * an object stream's objects are counted and their nesting checked. What zlib refuses is decoded as pdf-lib will
+ * (pdf-measure.ts); what neither can read is charged the most it could inflate to. Returns the decoded data, or null.
+ */
+function measureStructural(stream: RawStream, budget: PdfBudget): Buffer | null {
+  let decoded = decodeStream(stream.dictNames, stream.body, budget);
+  if (!decoded) {
+    const parsed = decodeAsParser(stream.dictText, stream.body, budget.room);
+    if (!parsed) {
+      const lzw = stream.dictNames.some((n) => n === 'LZWDecode' || n === 'LZW');
+      const ratio = lzw ? UNMEASURED_RATIO.lzw : UNMEASURED_RATIO.other;
+      budget.charge(stream.body.length * ratio, 'an object or cross-reference stream that cannot be measured');
+      return null;
+    }
+    budget.charge(parsed.length, 'a stream as the parser decodes it');
+    decoded = Buffer.from(parsed.buffer, parsed.byteOffset, parsed.byteLength);
+  }
+  if (stream.dictNames.includes('ObjStm')) {
+    const count = Number(/\/N\s+(\d+)/.exec(stream.dictText)?.[1] ?? 0);
+    budget.countObjects(count, 'in object streams');
+    budget.checkNesting(decoded.toString('latin1'), 'in an object stream');
+  }
+  return decoded;
+}
+
+const isStructural = (stream: RawStream) => stream.dictNames.includes('ObjStm') || stream.dictNames.includes('XRef');
+
 /** What a stream holds that makes the PDF active, if anything. */
-function activeStream(stream: RawStream): string | null {
+function activeStream(stream: RawStream, budget: PdfBudget): string | null {
   const names = new Set(stream.dictNames);
-  if (names.has('Image') || names.has('XRef')) return null;
-  const decoded = decodeStream(stream.dictNames, stream.body);
-  if (!decoded) return null;
+  if (names.has('Image')) return null;
+  const decoded = isStructural(stream)
+    ? measureStructural(stream, budget)
+    : decodeStream(stream.dictNames, stream.body, budget);
+  if (!decoded || names.has('XRef')) return null;
   if (names.has('ObjStm')) {
     const found = activeName(pdfNames(decoded.toString('latin1')));
     if (found) return `${found} (in an object stream)`;
@@ -182,14 +225,48 @@ function activeStream(stream: RawStream): string | null {
   return null;
 }
 
-/** Scans a PDF's bytes for encryption and active content (JavaScript, launch actions, embedded executables). */
-export function scanPdf(bytes: Buffer): PdfScan {
+/**
+ * Scans a PDF's bytes for encryption and active content (JavaScript, launch actions, embedded executables), within
+ * the file's budget (pdf-budget.ts); it measures everything checkPdfBudget does. Throws PdfBudgetExceeded when the
+ * file would cost more.
+ */
+export function scanPdf(bytes: Buffer, budget = new PdfBudget(bytes.length)): PdfScan {
   const { outside, streams } = splitPdf(bytes);
+  measureOutside(outside, budget);
   const names = pdfNames(outside);
   let activeContent = activeName(names);
   for (const stream of streams) {
-    if (activeContent) break;
-    activeContent = activeStream(stream);
+    // Once something active is found the rest is not looked into, but what a parser would unpack is still measured:
+    // the file may yet be parsed (to tell a password or a broken file first) before it is refused.
+    if (!activeContent) activeContent = activeStream(stream, budget);
+    else if (isStructural(stream)) measureStructural(stream, budget);
   }
   return { encrypted: names.includes('Encrypt'), activeContent };
+}
+
+/**
+ * The part of the scan that bounds what a parser's load costs: objects, nesting, and the object and
+ * cross-reference streams it unpacks. Run before handing bytes we did not make to pdf-lib; throws
+ * PdfBudgetExceeded.
+ */
+export function checkPdfBudget(bytes: Uint8Array, budget = new PdfBudget(bytes.length)): void {
+  const { outside, streams } = splitPdf(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  measureOutside(outside, budget);
+  for (const stream of streams) if (isStructural(stream)) measureStructural(stream, budget);
+}
+
+/**
+ * Measures an encrypted file's object streams decrypted by `decrypt`, as a parser opening the file with that
+ * password unpacks them (the scan could only see their encrypted bytes): inflated bytes and nesting, charged to the
+ * same `budget` the scan used. Throws PdfBudgetExceeded.
+ */
+export function measureDecrypted(bytes: Buffer, decrypt: Decryptor, budget: PdfBudget): void {
+  for (const stream of splitPdf(bytes).streams) {
+    if (!stream.dictNames.includes('ObjStm') || !stream.ref) continue;
+    const { num, gen } = stream.ref;
+    const decoded = decodeAsParser(stream.dictText, stream.body, budget.room, decrypt(num, gen));
+    if (!decoded) continue;
+    budget.charge(decoded.length, 'a decrypted object stream');
+    budget.checkNesting(Buffer.from(decoded).toString('latin1'), 'in a decrypted object stream');
+  }
 }

@@ -2,13 +2,18 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encryptedPdf } from '../../tests/fixtures/malicious/corpus.ts';
 import { cleanPdf } from '../../tests/fixtures/malicious/pdf-builder.ts';
-import { flateStreamsPdf, longArrayPdf } from '../../tests/helpers/costly-pdfs.ts';
+import { duplicateKeysPdf, longArrayPdf, objectStreamBombPdf } from '../../tests/helpers/costly-pdfs.ts';
 import { UPLOAD_LIMITS } from '../files/upload-limits.ts';
 import { AppError } from '../http/errors.ts';
 import { PdfWorkPool, transferable } from './pool.ts';
 import type { VerifyTaskInput } from './tasks.ts';
 
 const TIME_BUDGET_MS = 1000;
+/**
+ * Within every PdfBudget limit yet slow to parse: three million repeats of one dictionary key (15 MB) hold pdf-lib
+ * for seconds (about 4 s on an idle machine here), which only the time budget stops.
+ */
+const slowPdf = () => duplicateKeysPdf(3_000_000);
 const pools: PdfWorkPool[] = [];
 afterAll(() => Promise.all(pools.map((pool) => pool.close())));
 
@@ -52,7 +57,7 @@ describe('PDF worker pool', () => {
 
   it('stops a task over its time budget (VERIFICATION_BUDGET_EXCEEDED) and runs the next on a new worker', async () => {
     const started = performance.now();
-    const error = await appErrorOf(shared.run('verify', verifyUpload(flateStreamsPdf(100, 64))));
+    const error = await appErrorOf(shared.run('verify', verifyUpload(slowPdf())));
     expect(error.code).toBe('VERIFICATION_BUDGET_EXCEEDED');
     expect(error.detail).toMatch(/longer than 1000 ms/);
     expect(performance.now() - started).toBeLessThan(TIME_BUDGET_MS + 3000);
@@ -61,15 +66,38 @@ describe('PDF worker pool', () => {
   });
 
   it('refuses a task as busy (VERIFICATION_BUSY) while every worker and the queue are taken', async () => {
-    const running = appErrorOf(shared.run('verify', verifyUpload(flateStreamsPdf(100, 64))));
-    const queued = appErrorOf(shared.run('verify', verifyUpload(flateStreamsPdf(100, 64))));
+    const running = appErrorOf(shared.run('verify', verifyUpload(slowPdf())));
+    const queued = appErrorOf(shared.run('verify', verifyUpload(slowPdf())));
     expect(shared.pending).toBe(2);
     const refused = await appErrorOf(shared.run('verify', verifyUpload(cleanPdf())));
     expect(refused.code).toBe('VERIFICATION_BUSY');
     expect(refused.status).toBe(503);
+    expect(refused.headers['Retry-After']).toBe('1');
+    // Every task has its own codes: upload inspection is PDF_WORK_BUSY when the same pool is full.
+    const inspection = await appErrorOf(
+      shared.run('inspect', { bytes: cleanPdf(), fileName: 'a.pdf', allowed: ['pdf'] }),
+    );
+    expect(inspection.code).toBe('PDF_WORK_BUSY');
+    expect(inspection.status).toBe(503);
     expect((await running).code).toBe('VERIFICATION_BUDGET_EXCEEDED');
     expect((await queued).code).toBe('VERIFICATION_BUDGET_EXCEEDED');
     expect(shared.pending).toBe(0);
+  });
+
+  it("ends a task whose file is over its PdfBudget at once, with the task's own code", async () => {
+    const bomb = objectStreamBombPdf(1024);
+    await shared.run('verify', verifyUpload(cleanPdf())); // a worker replaced before starts again first
+    const started = performance.now();
+    const verification = await appErrorOf(shared.run('verify', verifyUpload(bomb)));
+    expect(verification.code).toBe('VERIFICATION_BUDGET_EXCEEDED');
+    expect(verification.detail).toMatch(/^verify: a stream inflates to more than/);
+    const inspection = await appErrorOf(shared.run('inspect', { bytes: bomb, fileName: 'bomb.pdf', allowed: ['pdf'] }));
+    expect(inspection.code).toBe('PDF_TOO_COMPLEX');
+    expect(inspection.status).toBe(422);
+    const geometry = await appErrorOf(shared.run('pageSizes', { pdf: bomb }));
+    expect(geometry.code).toBe('PDF_TOO_COMPLEX');
+    // Each was refused by the budget, long before the time budget of the three (3 s) was spent.
+    expect(performance.now() - started).toBeLessThan(3 * TIME_BUDGET_MS);
   });
 
   it('moves whole buffers to the worker and copies views into a larger buffer first', async () => {

@@ -1,9 +1,13 @@
 /*
  * The worker pool for PDFs we did not make (DESIGN.md: every parse of such a PDF runs off the event loop with a
- * budget). Each task gets a budget of input bytes, wall time and heap; a task over its time is stopped by
- * terminating its worker (a synchronous parse cannot be interrupted any other way), and the pool starts a new one
- * for the next task. Workers start on first use; all but one exit when idle. Built on piscina; tasks are in
- * tasks.ts, and each worker loads them through worker.mjs.
+ * budget). One pool per service (CoreDeps.pdfWork) runs upload inspection, the built-in malware scan, page geometry,
+ * the PDF side of signing and verification. Each task gets a budget of input bytes, wall time and heap, and inside
+ * the worker the parsers charge inflated bytes, objects and nesting to the file's PdfBudget (core/files/
+ * pdf-budget.ts); a task over its time is stopped by terminating its worker (a synchronous parse cannot be
+ * interrupted any other way), and the pool starts a new one for the next task. Whatever budget a task goes over, it
+ * fails with its own code (TASK_LIMITS), and a full queue with its busy code and a Retry-After. Workers start on
+ * first use; all but one exit when idle. Built on piscina; tasks are in tasks.ts, and each worker loads them
+ * through worker.mjs.
  */
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
@@ -34,14 +38,32 @@ interface TaskLimits<K extends PdfTaskName> {
   busy: ErrorCode;
 }
 
+/**
+ * The largest PDF the service handles: the verification place's limit covers the service's own signed output of
+ * the largest document, so a stored document (signed revisions included) stays under it too.
+ */
+const LARGEST_PDF = UPLOAD_LIMITS.verification.maxBytes;
+const LARGEST_UPLOAD = Math.max(...Object.values(UPLOAD_LIMITS).map((limit) => limit.maxBytes));
+
+/** A task on a stored or uploaded document, failing with the codes of PDF work in general. */
+function documentTask<K extends PdfTaskName>(inputBytes: (input: PdfTasks[K]['input']) => number): TaskLimits<K> {
+  return { inputBytes, maxInputBytes: LARGEST_PDF, budgetExceeded: 'PDF_TOO_COMPLEX', busy: 'PDF_WORK_BUSY' };
+}
+
 const TASK_LIMITS: { [K in PdfTaskName]: TaskLimits<K> } = {
   verify: {
     inputBytes: (input) => input.pdf.byteLength,
-    // The verification place's limit already covers the service's own signed output of the largest document.
-    maxInputBytes: UPLOAD_LIMITS.verification.maxBytes,
+    maxInputBytes: LARGEST_PDF,
     budgetExceeded: 'VERIFICATION_BUDGET_EXCEEDED',
     busy: 'VERIFICATION_BUSY',
   },
+  inspect: { ...documentTask((input) => input.bytes.byteLength), maxInputBytes: LARGEST_UPLOAD },
+  scan: documentTask((input) => input.bytes.byteLength),
+  pageSizes: documentTask((input) => input.pdf.byteLength),
+  prepareSignature: documentTask((input) => input.pdf.byteLength),
+  prepareDocumentTimestamp: documentTask((input) => input.pdf.byteLength),
+  signedItems: documentTask((input) => input.pdf.byteLength),
+  writeValidationData: documentTask((input) => input.pdf.byteLength),
 };
 
 const WORKER = new URL('./worker.mjs', import.meta.url).href;
@@ -95,7 +117,11 @@ export class PdfWorkPool {
     }
     const { workers, queue, timeoutMs, memoryMb } = this.#settings;
     if (this.#pending >= workers + queue) {
-      throw new AppError(limits.busy, { detail: `${this.#pending} PDF tasks running or waiting` });
+      // By then each running task has ended, one way or the other.
+      throw new AppError(limits.busy, {
+        detail: `${this.#pending} PDF tasks running or waiting`,
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(timeoutMs / 1000))) },
+      });
     }
     this.#pending += 1;
     const { port1: startedHere, port2: startedThere } = new MessageChannel();
@@ -126,6 +152,7 @@ export class PdfWorkPool {
         });
       }
       if (outcome.ok) return outcome.value as PdfTasks[K]['output'];
+      if ('budget' in outcome) throw new AppError(limits.budgetExceeded, { detail: `${task}: ${outcome.budget}` });
       if ('appError' in outcome) {
         const { code, detail, params, fields, headers } = outcome.appError;
         const error = new AppError(code, { detail, params, headers });

@@ -1,10 +1,13 @@
 /*
  * The body of one PDF worker thread (loaded through worker.mjs, which makes TypeScript loadable): it tells the pool
  * when a task really starts, so the time budget does not count the wait in the queue or the worker's start-up, runs
- * the task, and hands back its result or its AppError as plain data (a thrown error loses its class on the way).
+ * the task, and hands back its result, its AppError or the budget it went over as plain data (a thrown error loses
+ * its class on the way). The pool turns a budget into the task's own code.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { PdfBudgetExceeded } from '../files/pdf-budget.ts';
 import { AppError, type ErrorCode, type FieldError } from '../http/errors.ts';
+import { BudgetExceededError } from '../signing/pdf-revisions.ts';
 import { PDF_TASKS, type PdfTaskName, type PdfTasks } from './tasks.ts';
 
 /** What the pool posts for one task. */
@@ -28,6 +31,8 @@ export interface SerializedAppError {
 export type PdfTaskOutcome<K extends PdfTaskName = PdfTaskName> =
   | { ok: true; value: PdfTasks[K]['output'] }
   | { ok: false; appError: SerializedAppError }
+  /** The file went over its PdfBudget (or the verifier's read budget): what was exceeded. */
+  | { ok: false; budget: string }
   | { ok: false; failure: { message: string; stack?: string } };
 
 /** Runs one task (piscina calls the default export of the worker module). */
@@ -41,6 +46,9 @@ export default async function runPdfTask(message: PdfTaskMessage): Promise<PdfTa
     if (error instanceof AppError) {
       const { code, detail, params, fields, headers } = error;
       return { ok: false, appError: { code, detail, params, fields, headers } };
+    }
+    if (error instanceof PdfBudgetExceeded || error instanceof BudgetExceededError) {
+      return { ok: false, budget: error.message };
     }
     const failure = error instanceof Error ? error : new Error(String(error));
     return { ok: false, failure: { message: failure.message, stack: failure.stack } };

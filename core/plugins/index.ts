@@ -19,7 +19,6 @@ import { type PaidOption, planHasFeature } from '../access/plans.ts';
 
 // What the malware-scan plugin needs from core (plugins import nothing else of core than this file and, for
 // signature types, core/signing/index.ts).
-export { builtinThreat } from '../files/builtin-threats.ts';
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
 
@@ -55,6 +54,12 @@ export interface PluginContext<C = unknown> {
       trx: Knex.Transaction,
       input: { documentVersionId: string; verdict: ScanVerdict; engine: string; detail: string | null },
     ): Promise<{ changed: boolean }>;
+    /**
+     * The built-in malware engine's content signatures (EICAR, executables, PDF active content), run in the PDF
+     * worker pool: what was found, or null. Rejects with PDF_TOO_COMPLEX when a PDF is over its budget and
+     * PDF_WORK_BUSY when the pool is full.
+     */
+    builtinThreat(bytes: Uint8Array): Promise<string | null>;
   };
 }
 
@@ -131,7 +136,7 @@ interface Loaded {
 /** Shared services the host hands to each plugin context. */
 export type HostDeps = Pick<
   CoreDeps,
-  'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger' | 'files' | 'signatureTypes'
+  'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger' | 'files' | 'signatureTypes' | 'pdfWork'
 >;
 
 /**
@@ -190,7 +195,7 @@ export class PluginHost {
       }
       config = raw;
     }
-    const { knex, clock, jobs, mailer, oplog, logger, files } = this.deps;
+    const { knex, clock, jobs, mailer, oplog, logger, files, pdfWork } = this.deps;
     return {
       name: plugin.name,
       config: config as never,
@@ -202,7 +207,10 @@ export class PluginHost {
       oplog,
       publicUrl: this.deps.config.publicUrl,
       files,
-      documents: { recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog }, trx, input) },
+      documents: {
+        recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog }, trx, input),
+        builtinThreat: (bytes) => pdfWork.run('scan', { bytes }),
+      },
     };
   }
 

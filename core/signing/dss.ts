@@ -5,6 +5,8 @@
  * decoded bytes), so repeated renewals do not pile up copies. Each signature and document timestamp without a VRI
  * entry gets one, keyed by the upper-case hex SHA-1 of its /Contents string as stored (§12.8.4.4), holding its own
  * chains' certificates, CRLs and OCSP responses.
+ * Reading the signatures and writing the update are PDF work (signedItems, writeValidationData): they run in the PDF
+ * worker pool when one is given; gathering the revocation data (network) stays on the calling thread.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -20,10 +22,12 @@ import {
   PDFString,
 } from '@cantoo/pdf-lib';
 import * as pkijs from 'pkijs';
+import { checkPdfBudget } from '../files/pdf-scan.ts';
 import { AppError } from '../http/errors.ts';
+import type { PdfWorkPool } from '../pdf-work/pool.ts';
 import { arrayBuffer, sha256 } from './cms.ts';
 import { collectChains } from './verify.ts';
-import type { RevocationSource } from './types.ts';
+import type { RevocationSource, ValidationData } from './types.ts';
 
 type StreamKind = 'Certs' | 'CRLs' | 'OCSPs';
 const KINDS: StreamKind[] = ['Certs', 'CRLs', 'OCSPs'];
@@ -131,12 +135,13 @@ function ocspConcerns(response: Uint8Array, certificates: readonly pkijs.Certifi
 }
 
 /** One signature or document timestamp: its VRI key and the chains it needs. */
-interface SignedItem {
+export interface SignedItem {
   vriKey: string;
   chains: Uint8Array[][];
 }
 
-function signedItems(pdf: Uint8Array): SignedItem[] {
+/** Every signature and document timestamp of `pdf` with its VRI key and chains (runs in a PDF worker). */
+export function signedItems(pdf: Uint8Array): SignedItem[] {
   // The VRI key hashes the whole /Contents string as stored, zero padding included (ISO 32000-2 §12.8.4.4).
   return collectChains(pdf).map(({ contents, chains }) => ({
     vriKey: createHash('sha1').update(contents).digest('hex').toUpperCase(),
@@ -145,6 +150,7 @@ function signedItems(pdf: Uint8Array): SignedItem[] {
 }
 
 async function loadIncremental(pdf: Uint8Array): Promise<PDFDocument> {
+  checkPdfBudget(pdf);
   try {
     return await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
   } catch (error) {
@@ -154,11 +160,25 @@ async function loadIncremental(pdf: Uint8Array): Promise<PDFDocument> {
 
 /**
  * B-LT: merges into the document's DSS every certificate, CRL and OCSP response the signatures' and timestamps'
- * chains need and a VRI entry for each signature that has none, as one more incremental update.
+ * chains need and a VRI entry for each signature that has none, as one more incremental update. The PDF work runs
+ * in `work` when given.
  */
-export async function addValidationData(pdf: Uint8Array, revocation: RevocationSource): Promise<Uint8Array> {
-  const items = signedItems(pdf);
+export async function addValidationData(
+  pdf: Uint8Array,
+  revocation: RevocationSource,
+  work?: PdfWorkPool,
+): Promise<Uint8Array> {
+  const items = work ? await work.run('signedItems', { pdf }) : signedItems(pdf);
   const data = await revocation.collect(items.flatMap((s) => s.chains));
+  return work ? work.run('writeValidationData', { pdf, items, data }) : writeValidationData(pdf, items, data);
+}
+
+/** Writes the DSS update of `items` with `data` (runs in a PDF worker). */
+export async function writeValidationData(
+  pdf: Uint8Array,
+  items: readonly SignedItem[],
+  data: ValidationData,
+): Promise<Uint8Array> {
   const doc = await loadIncremental(pdf);
   const snapshot = doc.takeSnapshot();
   const { context } = doc;

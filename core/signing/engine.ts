@@ -1,13 +1,14 @@
 /*
  * The signing services one Keiyaku instance holds: the local PKI, the TSA (TSA_URL or the built-in one), revocation
  * data, the trust store, secrets at rest and the business-operator key (the configured PKCS#12, or one issued by
- * the local CA in the embedded default).
+ * the local CA in the embedded default). The PDF work of signing and verification runs in the service's PDF worker
+ * pool, which the engine is handed and does not own (core/service.ts closes it).
  */
 import { readFileSync } from 'node:fs';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { PdfWorkPool } from '../pdf-work/pool.ts';
+import type { PdfWorkPool } from '../pdf-work/pool.ts';
 import { softwareKey } from './keys.ts';
 import { readPkcs12 } from './pkcs12.ts';
 import { LocalPki } from './pki.ts';
@@ -33,11 +34,10 @@ export interface SigningEngine extends SigningServices {
    * bytes are first inspected as an upload to the verification place.
    */
   verify(pdf: Uint8Array, options?: { upload?: { fileName: string } }): Promise<VerificationReport>;
-  /** Stops the PDF workers. */
-  close(): Promise<void>;
 }
 
-export function createSigningEngine(config: Config, knex: Knex, clock: Clock): SigningEngine {
+/** The signing services of one instance; `pdfWork` is the service's PDF worker pool. */
+export function createSigningEngine(config: Config, knex: Knex, clock: Clock, pdfWork: PdfWorkPool): SigningEngine {
   const secrets = createSecrets(config.masterKey);
   const now = () => clock.now();
   const pki = new LocalPki(knex, secrets, now, config.publicUrl);
@@ -49,7 +49,6 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
     ? parsePemBundle(readFileSync(signing.trustAnchorsFile, 'utf8'))
     : [];
   let operator: Promise<SigningKey> | null = null;
-  const pdfWork = new PdfWorkPool(config.pdfWork);
   const trust = async (): Promise<TrustStore> => {
     const localCa = (await pki.key('local-ca')).certificate;
     return { anchors: [localCa, ...configuredAnchors], localCa };
@@ -58,6 +57,7 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
     pki,
     secrets,
     tsa,
+    pdfWork,
     revocation: revocationSource({
       localCa: async () => ({ certificate: (await pki.key('local-ca')).certificate, crl: await pki.crl() }),
       timeoutMs: signing.tsaTimeoutMs,
@@ -82,7 +82,6 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock): S
       };
       return pdfWork.run('verify', input, { transfer: [bytes.buffer] });
     },
-    close: () => pdfWork.close(),
     operatorKey() {
       operator ??= (async () => {
         if (signing.operatorP12File) {

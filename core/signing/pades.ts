@@ -8,6 +8,10 @@
  * Visible elements (seal or handwritten image, embedded Japanese text) go into the new signature's widget
  * appearance (the first element) and stamp annotations of the same revision (the others), so the new signature
  * covers them and no earlier revision changes.
+ * The PDF side of each step (loading the document, drawing, writing the revision with its placeholder) runs in the
+ * PDF worker pool when one is given (the service always gives its own), and nothing else does: digests, the key's
+ * signature and the TSA call stay on the calling thread, so no key ever leaves it. Without a pool (tests,
+ * benchmarks) the same functions run on the calling thread.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -22,13 +26,22 @@ import {
   PDFRef,
   PDFString,
 } from '@cantoo/pdf-lib';
+import { checkPdfBudget } from '../files/pdf-scan.ts';
 import { AppError } from '../http/errors.ts';
+import type { PdfWorkPool } from '../pdf-work/pool.ts';
 import { drawAppearance, prepareAppearanceResources } from './appearance.ts';
 import { signatureContents } from './byte-ranges.ts';
 import { addSignatureTimestamp, buildSignedData, sha256 } from './cms.ts';
 import { addValidationData } from './dss.ts';
 import { tokenCertificateNotAfter } from './tsa.ts';
-import type { PadesLevel, RevocationSource, SignPdfInput, SignPdfResult, TimestampAuthority } from './types.ts';
+import type {
+  Appearance,
+  PadesLevel,
+  RevocationSource,
+  SignPdfInput,
+  SignPdfResult,
+  TimestampAuthority,
+} from './types.ts';
 
 export { addValidationData };
 
@@ -40,7 +53,9 @@ const LEVELS: PadesLevel[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 const atLeast = (level: PadesLevel, wanted: PadesLevel) => LEVELS.indexOf(level) >= LEVELS.indexOf(wanted);
 
+/** Loads a document for an incremental update, after checking it within its budget (pdf-budget.ts). */
 async function loadIncremental(pdf: Uint8Array): Promise<PDFDocument> {
+  checkPdfBudget(pdf);
   try {
     return await PDFDocument.load(pdf, { forIncrementalUpdate: true, updateMetadata: false });
   } catch (error) {
@@ -73,7 +88,8 @@ function nextFieldName(form: PDFDict, prefix: string): string {
   return `${prefix}${n}`;
 }
 
-interface Placeholder {
+/** A revision written with an empty /Contents: what the signature's digest covers, and where its CMS goes. */
+export interface Placeholder {
   /** The whole file: the original bytes plus this revision. */
   bytes: Uint8Array;
   byteRange: [number, number, number, number];
@@ -247,7 +263,7 @@ export function certificationLevel(doc: PDFDocument): 1 | 2 | 3 | null {
 }
 
 /** Refuses what the certification allows no signer to add (document timestamps and DSS updates stay allowed). */
-function checkCertification(doc: PDFDocument, input: SignPdfInput): void {
+function checkCertification(doc: PDFDocument, input: SignatureFieldRequest): void {
   const level = certificationLevel(doc);
   if (input.certify && (level !== null || signatureContents(input.pdf).length > 0)) {
     throw new Error('only the first signature of a document can certify it');
@@ -275,14 +291,27 @@ function pageOf(doc: PDFDocument, page: number): PDFPage {
   return found;
 }
 
-/** Signs `input.pdf` at `input.level`; every step is an incremental update of the previous bytes. */
-export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
-  if (atLeast(input.level, 'B-T') && !input.tsa) throw new Error(`${input.level} needs a TSA`);
-  if (atLeast(input.level, 'B-LT') && !input.revocation) throw new Error(`${input.level} needs a revocation source`);
-  const doc = await loadIncremental(input.pdf);
-  checkCertification(doc, input);
+/** The PDF side of a new signature: plain data (no key, no services), so it can be handed to a PDF worker. */
+export interface SignatureFieldRequest {
+  pdf: Uint8Array;
+  signerName: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  claimedTime: Date;
+  appearances: Appearance[];
+  certify?: 1 | 2 | 3;
+}
+
+/**
+ * Loads the document, checks its certification allows the signature, adds the signature field and the visible
+ * elements, and writes the revision with an empty /Contents and its ByteRange filled in (runs in a PDF worker).
+ */
+export async function prepareSignature(request: SignatureFieldRequest): Promise<Placeholder> {
+  const doc = await loadIncremental(request.pdf);
+  checkCertification(doc, request);
   const snapshot = doc.takeSnapshot();
-  const appearances = input.appearances ?? [];
+  const appearances = request.appearances;
   const first = appearances[0];
   const resources = await prepareAppearanceResources(doc, appearances);
   const widgetPage = pageOf(doc, first?.page ?? 1);
@@ -292,13 +321,13 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
     reserve: SIGNATURE_RESERVE,
     page: widgetPage,
     rect: first?.rect ?? [0, 0, 0, 0],
-    name: input.signerName,
-    reason: input.reason,
-    location: input.location,
-    contactInfo: input.contactInfo,
-    claimedTime: input.claimedTime,
+    name: request.signerName,
+    reason: request.reason,
+    location: request.location,
+    contactInfo: request.contactInfo,
+    claimedTime: request.claimedTime,
     fieldPrefix: 'Signature',
-    docMdp: input.certify,
+    docMdp: request.certify,
   });
   for (const [i, appearance] of appearances.entries()) {
     drawAppearance(doc, resources.font, resources.images[i] ?? null, appearance, i === 0 ? widget : null, (page) => {
@@ -309,7 +338,42 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
     });
   }
   const appended = await saveRevision(doc, snapshot, saveRefs);
-  const placeholder = fixByteRange(input.pdf, appended, SIGNATURE_RESERVE);
+  return fixByteRange(request.pdf, appended, SIGNATURE_RESERVE);
+}
+
+/** Loads the document and writes a document timestamp's field with an empty /Contents (runs in a PDF worker). */
+export async function prepareDocumentTimestamp(pdf: Uint8Array): Promise<Placeholder> {
+  const doc = await loadIncremental(pdf);
+  const snapshot = doc.takeSnapshot();
+  const { saveRefs } = addSignatureField(doc, {
+    type: 'DocTimeStamp',
+    subFilter: 'ETSI.RFC3161',
+    reserve: TIMESTAMP_RESERVE,
+    page: pageOf(doc, 1),
+    rect: [0, 0, 0, 0],
+    fieldPrefix: 'DocumentTimestamp',
+  });
+  return fixByteRange(pdf, await saveRevision(doc, snapshot, saveRefs), TIMESTAMP_RESERVE);
+}
+
+/**
+ * Signs `input.pdf` at `input.level`; every step is an incremental update of the previous bytes. The PDF work runs
+ * in `work` (the service's PDF worker pool) when given, otherwise on this thread.
+ */
+export async function signPdf(input: SignPdfInput, work?: PdfWorkPool): Promise<SignPdfResult> {
+  if (atLeast(input.level, 'B-T') && !input.tsa) throw new Error(`${input.level} needs a TSA`);
+  if (atLeast(input.level, 'B-LT') && !input.revocation) throw new Error(`${input.level} needs a revocation source`);
+  const request: SignatureFieldRequest = {
+    pdf: input.pdf,
+    signerName: input.signerName,
+    reason: input.reason,
+    location: input.location,
+    contactInfo: input.contactInfo,
+    claimedTime: input.claimedTime,
+    appearances: input.appearances ?? [],
+    certify: input.certify,
+  };
+  const placeholder = work ? await work.run('prepareSignature', request) : await prepareSignature(request);
   const { der, signatureValue } = await buildSignedData({
     key: input.key,
     contentType: '1.2.840.113549.1.7.1',
@@ -325,32 +389,26 @@ export async function signPdf(input: SignPdfInput): Promise<SignPdfResult> {
   let pdf = fillContents(placeholder, cms);
   let documentTimestampNotAfter: Date | null = null;
   if (atLeast(input.level, 'B-LT')) {
-    pdf = await addValidationData(pdf, input.revocation!);
+    pdf = await addValidationData(pdf, input.revocation!, work);
   }
   if (input.level === 'B-LTA') {
-    const stamped = await addDocumentTimestamp(pdf, input.tsa!);
+    const stamped = await addDocumentTimestamp(pdf, input.tsa!, work);
     pdf = stamped.pdf;
     documentTimestampNotAfter = stamped.notAfter;
   }
   return { pdf, level: input.level, timestampTime, documentTimestampNotAfter };
 }
 
-/** Adds a document timestamp (SubFilter ETSI.RFC3161) covering the whole file as it stands. */
+/**
+ * Adds a document timestamp (SubFilter ETSI.RFC3161) covering the whole file as it stands; the PDF work runs in
+ * `work` when given.
+ */
 export async function addDocumentTimestamp(
   pdf: Uint8Array,
   tsa: TimestampAuthority,
+  work?: PdfWorkPool,
 ): Promise<{ pdf: Uint8Array; genTime: Date; notAfter: Date }> {
-  const doc = await loadIncremental(pdf);
-  const snapshot = doc.takeSnapshot();
-  const { saveRefs } = addSignatureField(doc, {
-    type: 'DocTimeStamp',
-    subFilter: 'ETSI.RFC3161',
-    reserve: TIMESTAMP_RESERVE,
-    page: pageOf(doc, 1),
-    rect: [0, 0, 0, 0],
-    fieldPrefix: 'DocumentTimestamp',
-  });
-  const placeholder = fixByteRange(pdf, await saveRevision(doc, snapshot, saveRefs), TIMESTAMP_RESERVE);
+  const placeholder = work ? await work.run('prepareDocumentTimestamp', { pdf }) : await prepareDocumentTimestamp(pdf);
   const token = await tsa.timestamp(rangeDigest(placeholder));
   return {
     pdf: fillContents(placeholder, token.der),
@@ -367,7 +425,8 @@ export async function extendToLta(
   pdf: Uint8Array,
   tsa: TimestampAuthority,
   revocation: RevocationSource,
+  work?: PdfWorkPool,
 ): Promise<{ pdf: Uint8Array; genTime: Date; notAfter: Date }> {
-  const withData = await addValidationData(pdf, revocation);
-  return addDocumentTimestamp(withData, tsa);
+  const withData = await addValidationData(pdf, revocation, work);
+  return addDocumentTimestamp(withData, tsa, work);
 }

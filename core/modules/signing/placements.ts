@@ -1,12 +1,13 @@
 /*
  * What a signer places on the document (seal image, handwritten drawing, text), checked against the PDF and turned
  * into the engine's appearances: the page must exist, the rectangle must lie inside the page with its lower-left
- * corner before its upper-right one, text is at most 3 lines of 7 characters, images must decode.
+ * corner before its upper-right one, text is at most 3 lines of 7 characters, images must decode. The pages' sizes
+ * are read in the PDF worker pool (PDF_TOO_COMPLEX over the budget, PDF_WORK_BUSY when full).
  */
-import { PDFDocument } from '@cantoo/pdf-lib';
 import type { Knex } from 'knex';
 import type { FileStore } from '../../files/blob-store.ts';
 import { AppError } from '../../http/errors.ts';
+import type { PdfWorkPool } from '../../pdf-work/pool.ts';
 import { TEXT_MAX_CHARACTERS, TEXT_MAX_LINES } from '../../signing/appearance.ts';
 import type { Appearance } from '../../signing/types.ts';
 
@@ -21,21 +22,17 @@ export interface PlacementInput {
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|gif));base64,([A-Za-z0-9+/=\s]+)$/;
 
-/** The pages' sizes (MediaBox width and height, in points) of a PDF. */
-export async function pageSizes(pdf: Uint8Array): Promise<{ width: number; height: number }[]> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false, ignoreEncryption: true });
-  return doc.getPages().map((page) => page.getSize());
-}
-
+/** Checks `placements` against the document `pdf` and turns them into the engine's appearances. */
 export async function appearancesOf(
   db: Knex,
   files: FileStore,
   userId: string,
   pdf: Uint8Array,
   placements: readonly PlacementInput[],
+  pdfWork: PdfWorkPool,
 ): Promise<Appearance[]> {
   if (placements.length === 0) return [];
-  const sizes = await pageSizes(pdf);
+  const sizes = await pdfWork.run('pageSizes', { pdf });
   const appearances: Appearance[] = [];
   for (const [i, placement] of placements.entries()) {
     const at = `/data/attributes/placements/${i}`;

@@ -6,7 +6,6 @@
 import { GifReader } from 'omggif';
 import { PNG } from 'pngjs';
 import type { CoreDeps } from '../../deps.ts';
-import { inspectUpload } from '../../files/inspect.ts';
 import { UPLOAD_LIMITS } from '../../files/upload-limits.ts';
 import type { Principal, RequestContext } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
@@ -20,6 +19,9 @@ export const SEAL_IMAGE_NAME_MAX = 50;
 export function imageSize(bytes: Buffer, contentType: string): { width: number; height: number } {
   try {
     if (contentType === 'image/png') {
+      // The header's size first: a small file can declare a huge image, and decoding it would hold the event loop.
+      const declared = { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+      if (declared.width > SEAL_IMAGE_MAX_PIXELS || declared.height > SEAL_IMAGE_MAX_PIXELS) return declared;
       const png = PNG.sync.read(bytes);
       return { width: png.width, height: png.height };
     }
@@ -67,7 +69,9 @@ export async function createSealImage(
   name: string | undefined,
 ) {
   if (!file) throw new AppError('VALIDATION_FAILED', { pointer: '/file' });
-  const inspected = await inspectUpload(file.bytes, {
+  // Inspected where every upload is, in the PDF worker pool (a seal image is never a PDF: the kind is checked first).
+  const inspected = await deps.pdfWork.run('inspect', {
+    bytes: file.bytes,
     fileName: file.fileName,
     allowed: UPLOAD_LIMITS['seal-image'].allowed,
   });
