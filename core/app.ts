@@ -24,11 +24,12 @@ export function buildApp(options: {
   protocols?: Middleware;
 }): Koa {
   const { config, logger, contract, api, inFlight } = options;
-  const app = new Koa({ proxy: config.trustProxy });
+  // Koa's proxy mode believes the leftmost X-Forwarded-For from anyone: traceContext resolves the client instead.
+  const app = new Koa({ proxy: false });
   app.silent = true; // errorMapper logs every error with its traceId
 
   app.use(inFlight.middleware());
-  app.use(traceContext(logger));
+  app.use(traceContext(logger, config.trustedProxies));
   app.use(errorMapper());
   app.use(securityHeaders());
   if (options.protocols) app.use(options.protocols);

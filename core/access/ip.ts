@@ -29,3 +29,41 @@ export function ipAllowed(ip: string, allowList: readonly string[]): boolean {
   if (!address) return false;
   return allowList.some((cidr) => address.match(ipaddr.IPv4.parseCIDR(cidr)));
 }
+
+/**
+ * Normalises an IPv4 or IPv6 address or CIDR to its network ("10.1.2.3/8" -> "10.0.0.0/8", "::1" -> "::1/128");
+ * IPv4-mapped IPv6 becomes IPv4. Null when it is not one.
+ */
+export function normaliseCidr(entry: string): string | null {
+  const text = entry.trim();
+  if (text.includes('/')) {
+    const [addressText = '', bitsText = ''] = text.split('/');
+    if (!canonicalIp(addressText) || !/^\d{1,3}$/.test(bitsText) || !ipaddr.isValidCIDR(text)) return null;
+    const [address, bits] = ipaddr.parseCIDR(text);
+    if (address.kind() === 'ipv4') {
+      return `${ipaddr.IPv4.networkAddressFromCIDR(text).toString()}/${bits}`;
+    }
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress() && bits >= 96) return normaliseCidr(`${v6.toIPv4Address().toString()}/${bits - 96}`);
+    return `${ipaddr.IPv6.networkAddressFromCIDR(text).toString()}/${bits}`;
+  }
+  const address = canonicalIp(text);
+  if (!address) return null;
+  return `${address}/${address.includes(':') ? 128 : 32}`;
+}
+
+/** An IP address in canonical form (IPv4-mapped IPv6 as IPv4, IPv6 compressed); null when it is not one. */
+export function canonicalIp(text: string): string | null {
+  // ipaddr.isValid also takes "1", "0x7f.1" and other classful forms no peer sends: insist on a full address.
+  if (!ipaddr.IPv4.isValidFourPartDecimal(text) && !(text.includes(':') && ipaddr.IPv6.isValid(text))) return null;
+  return ipaddr.process(text).toString();
+}
+
+/** True when one of the normalised CIDRs contains the address (canonical form, see canonicalIp). */
+export function ipInRanges(ip: string, cidrs: readonly string[]): boolean {
+  const address = ipaddr.parse(ip);
+  return cidrs.some((cidr) => {
+    const range = ipaddr.parseCIDR(cidr);
+    return range[0].kind() === address.kind() && address.match(range);
+  });
+}

@@ -14,12 +14,16 @@ export type UploadKind = 'pdf' | 'csv' | 'png' | 'jpeg' | 'gif';
 export type UploadPlace = 'document' | 'attachment' | 'seal-image' | 'e-certificate' | 'verification';
 
 export interface UploadLimit {
-  /** The largest file accepted, in bytes. */
+  /** The largest file accepted, in bytes: a file of exactly this size is accepted, one byte more is refused. */
   maxBytes: number;
   /** The kinds of file accepted, checked by content. */
   allowed: readonly UploadKind[];
 }
 
+/**
+ * The one unit of every size limit: "MB" means 1,048,576 bytes (a mebibyte), the size Windows Explorer shows as
+ * "MB", so a file the user's computer calls 30 MB fits a 30 MB limit. Messages, the contract and the README use it.
+ */
 const MB = 1024 * 1024;
 const KB = 1024;
 const DOCUMENT_MAX_BYTES = 30 * MB;
@@ -60,7 +64,7 @@ export const UPLOAD_LIMITS: Readonly<Record<UploadPlace, UploadLimit>> = {
 /** The longest file name (and document name) accepted, in characters. */
 export const FILE_NAME_MAX_LENGTH = 100;
 
-/** The limit in whole megabytes, as error messages show it ({maxMb}). */
+/** The limit in whole MB (1 MB = 1,048,576 bytes), as error messages show it ({maxMb}). */
 export function maxMbOf(limit: UploadLimit): number {
   return Math.floor(limit.maxBytes / MB);
 }

@@ -2,20 +2,37 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, toJsonApiErrors } from './errors.ts';
+import { clientAddress } from './client-address.ts';
 import { negotiateLocale, type RequestContext } from './context.ts';
 
 const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** Takes X-Request-Id (when sane) or makes a new one; every response and log line carries it. */
-export function traceContext(logger: Logger): Middleware {
+/**
+ * Takes X-Request-Id (when sane) or makes a new one; every response and log line carries it. Resolves the client's
+ * address and protocol through the trusted proxies (core/http/client-address.ts): `req.ip`, `ctx.ip` and
+ * `ctx.secure` hold them from here on.
+ */
+export function traceContext(logger: Logger, trustedProxies: readonly string[]): Middleware {
   return async (ctx: Context, next: Next) => {
     const incoming = ctx.get('x-request-id');
     const traceId = TRACE_ID.test(incoming) ? incoming : randomUUID();
     ctx.set('X-Request-Id', traceId);
+    const client = clientAddress(
+      {
+        peer: ctx.req.socket.remoteAddress,
+        encrypted: Boolean((ctx.req.socket as { encrypted?: boolean }).encrypted),
+        forwardedFor: ctx.get('x-forwarded-for') || undefined,
+        forwardedProto: ctx.get('x-forwarded-proto') || undefined,
+      },
+      trustedProxies,
+    );
+    // Koa's ctx.ip, ctx.protocol and ctx.secure (and the Secure flag of cookies) now tell the resolved client.
+    ctx.request.ip = client.ip;
+    Object.defineProperty(ctx.request, 'protocol', { value: client.secure ? 'https' : 'http', configurable: true });
     const req: RequestContext = {
       traceId,
       locale: negotiateLocale(ctx.get('accept-language') || undefined),
-      ip: ctx.ip,
+      ip: client.ip,
       userAgent: ctx.get('user-agent'),
       log: logger.child({ traceId }),
       principal: null,
@@ -68,9 +85,17 @@ export function errorMapper(): Middleware {
   };
 }
 
-/** Conservative headers for an API that also serves the workbench. */
+/** One year with subdomains: the values the browsers' HSTS preload list asks for. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Conservative headers for an API that also serves the workbench. HSTS only over TLS (the service's own, or a
+ * trusted proxy's X-Forwarded-Proto: https): browsers ignore it over plain HTTP, and a development server on
+ * http://localhost must not pin itself.
+ */
 export function securityHeaders(): Middleware {
   return async (ctx: Context, next: Next) => {
+    if (ctx.secure) ctx.set('Strict-Transport-Security', HSTS);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Referrer-Policy', 'same-origin');

@@ -8,14 +8,17 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { Context, Middleware, Next } from 'koa';
 import { type UploadLimit, maxMbOf } from '../files/upload-limits.ts';
-import { AppError } from './errors.ts';
+import { AppError, type FieldError } from './errors.ts';
+import { cleanFileName } from './file-name.ts';
+import { hasInvalidCharacters } from './invalid-characters.ts';
 
 /** Room for the multipart framing and the text fields beside the file, in bytes. */
 const FRAMING_ALLOWANCE = 1024 * 1024;
 const FIELD_MAX_BYTES = 256 * 1024;
 
-/** The uploaded file of a form: its name as the client sent it, and its bytes. */
+/** The uploaded file of a form: its name as the client sent it (without hidden characters), and its bytes. */
 export interface UploadedFile {
+  /** Format and control characters (bidi overrides, zero-width characters ...) are removed: core/http/file-name.ts. */
   fileName: string;
   /** The media type the client declared (informative only: content decides). */
   declaredType: string;
@@ -54,7 +57,8 @@ function parse(req: IncomingMessage, maxBytes: number): Promise<{ form: Multipar
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
-        limits: { fileSize: maxBytes, files: 1, fields: 30, fieldSize: FIELD_MAX_BYTES, parts: 40 },
+        // busboy signals its limit when the file *reaches* fileSize: one byte more lets a file of exactly maxBytes in.
+        limits: { fileSize: maxBytes + 1, files: 1, fields: 30, fieldSize: FIELD_MAX_BYTES, parts: 40 },
       });
     } catch (error) {
       reject(new AppError('MALFORMED_REQUEST', { detail: (error as Error).message }));
@@ -82,13 +86,24 @@ function parse(req: IncomingMessage, maxBytes: number): Promise<{ form: Multipar
         chunks.length = 0; // keep reading to the end, keeping nothing
       });
       stream.on('end', () => {
-        file = { fileName: info.filename ?? '', declaredType: info.mimeType, bytes: Buffer.concat(chunks) };
+        const fileName = cleanFileName(info.filename ?? '');
+        file = { fileName, declaredType: info.mimeType, bytes: Buffer.concat(chunks) };
       });
     });
     parser.on('error', (error: Error) => reject(new AppError('MALFORMED_REQUEST', { detail: error.message })));
     parser.on('close', () => {
       if (fieldTooLong) {
         reject(new AppError('VALIDATION_FAILED', { pointer: `/${fieldTooLong}`, detail: 'field is too long' }));
+        return;
+      }
+      // The form's text fields meet the same rule as JSON strings (core/http/invalid-characters.ts).
+      const invalid = Object.entries(fields).filter(
+        ([name, value]) => hasInvalidCharacters(name) || hasInvalidCharacters(value),
+      );
+      if (invalid.length > 0) {
+        reject(
+          AppError.invalid(invalid.map(([name]): FieldError => ({ code: 'INVALID_CHARACTERS', pointer: `/${name}` }))),
+        );
         return;
       }
       resolve({ form: { fields, file }, tooLarge });

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
+import { cleanFileName } from '../../http/file-name.ts';
 import type { DocumentVersionRow } from '../../files/scan.ts';
 import { taskResource, taskRowsWithNames } from '../tasks/resources.ts';
 import { documentAccess, type WorkspaceAccess } from '../workspaces/access.ts';
@@ -15,7 +16,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export function versionResource(row: DocumentVersionRow) {
   return {
     version: row.version,
-    fileName: row.file_name,
+    fileName: cleanFileName(row.file_name), // names stored before uploads were cleaned may hide a bidi override
     contentType: row.content_type,
     size: Number(row.size_bytes),
     sha256: row.sha256,

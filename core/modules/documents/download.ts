@@ -8,10 +8,15 @@ import type { FileStore } from '../../files/blob-store.ts';
 import { assertScanAllowsUse, type DocumentVersionRow } from '../../files/scan.ts';
 import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
+import { cleanFileName } from '../../http/file-name.ts';
 import { documentAccess } from '../workspaces/access.ts';
 
-/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / RFC 5987). */
-export function contentDisposition(fileName: string): string {
+/**
+ * `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266 / RFC 5987), without the bidi overrides and
+ * other hidden characters a name stored before uploads were cleaned may hold.
+ */
+export function contentDisposition(storedName: string): string {
+  const fileName = cleanFileName(storedName);
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,

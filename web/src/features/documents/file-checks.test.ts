@@ -17,6 +17,13 @@ describe('document file checks in the browser', () => {
     expect(await checkDocumentFile(new File([], 'empty.pdf'))).toEqual({ code: 'FILE_EMPTY' });
   });
 
+  it('accepts a file of exactly 30 MB (31,457,280 bytes), as the server does', async () => {
+    const header = new TextEncoder().encode('%PDF-1.7\n');
+    const exact = new File([header, new Uint8Array(30 * 1024 * 1024 - header.length)], 'exact.pdf');
+    expect(exact.size).toBe(31_457_280);
+    expect(await checkDocumentFile(exact)).toBeNull();
+  });
+
   it('rejects a file over 30 MB (FILE_TOO_LARGE)', async () => {
     expect(await checkDocumentFile(pdf('big.pdf', 30 * 1024 * 1024))).toEqual({
       code: 'FILE_TOO_LARGE',

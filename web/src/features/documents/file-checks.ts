@@ -1,6 +1,9 @@
 // What the browser checks before an upload, mirroring the server (which checks by content and answers FILE_*).
 
-/** The documents place's size limit (the server's configuration holds the real one and may be lower). */
+/**
+ * The documents place's size limit (the server's configuration holds the real one and may be lower). MB means
+ * 1,048,576 bytes, as on the server (core/files/upload-limits.ts): a file of exactly 30 MB is accepted.
+ */
 export const MAX_DOCUMENT_MB = 30;
 export const MAX_FILE_NAME_LENGTH = 100;
 
