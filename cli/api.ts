@@ -108,6 +108,12 @@ export function createApiClient(
   return client;
 }
 
+/** The CLI never asks for cookie delivery, so the refresh token comes in the body (refreshTokenDelivery: body). */
+function bodyPair(attributes: { authorizationToken: string; refreshToken?: string }): TokenPair {
+  if (!attributes.refreshToken) throw new CliError('the server answered without a refresh token');
+  return { authorizationToken: attributes.authorizationToken, refreshToken: attributes.refreshToken };
+}
+
 /** Signs in with a user ID and password; returns the token pair (a CliError on failure). */
 export async function signInWithPassword(
   url: string,
@@ -117,7 +123,7 @@ export async function signInWithPassword(
 ): Promise<TokenPair> {
   const client = createApiClient(url, cliLocale(env), async () => null);
   const result = await client.POST('/auth', { body: { data: { type: 'Auth', attributes: { loginId, password } } } });
-  return unwrap(result).data.attributes;
+  return bodyPair(unwrap(result).data.attributes);
 }
 
 /** A signed-in connection to one server. */
@@ -154,7 +160,7 @@ export async function openSession(options: ConnectionOptions = {}): Promise<ApiS
   const refresh = async (): Promise<void> => {
     const result = await anonymous.PATCH('/auth', { body: { data: { type: 'Auth', attributes: pair } } });
     if (result.response.ok && result.data) {
-      pair = result.data.data.attributes;
+      pair = bodyPair(result.data.data.attributes);
       if (!ephemeral) store.save(url, pair);
       return;
     }

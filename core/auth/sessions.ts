@@ -5,6 +5,7 @@ import type { Principal, RequestContext } from '../http/context.ts';
 import { executeOnConnection } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
+import { liveSuccessor, markRotated, ROTATION_GRACE_MS, wipeSealedSuccessors, withinGrace } from './rotation.ts';
 import { hashOpaqueToken, newOpaqueToken, type TokenSigner } from './tokens.ts';
 
 /** A session ends after this long without activity (the spec's 1,800,000 ms). */
@@ -48,9 +49,30 @@ interface PrincipalRow {
   ip_allow_list: string[];
 }
 
+/** Finds a refresh token with its session and user, locking its row so racing refreshes of it go one at a time. */
+function lockRefreshToken(trx: Knex.Transaction, refreshToken: string) {
+  return trx('refresh_tokens')
+    .join('auth_sessions', 'auth_sessions.id', 'refresh_tokens.session_id')
+    .join('users', 'users.id', 'auth_sessions.user_id')
+    .where('refresh_tokens.token_hash', hashOpaqueToken(refreshToken))
+    .forUpdate()
+    .first(
+      'refresh_tokens.id',
+      'refresh_tokens.rotated_at',
+      'refresh_tokens.successor_id',
+      'refresh_tokens.successor_sealed',
+      'auth_sessions.id as session_id',
+      'auth_sessions.revoked_at',
+      'auth_sessions.last_used_at',
+      'users.id as user_id',
+      'users.organization_id',
+      'users.status',
+    );
+}
+
 /**
  * Sign-in sessions: one row per sign-in (the refresh-token family), opaque refresh tokens stored hashed and rotated
- * on every use. Presenting a rotated token again revokes the family.
+ * on every use. Presenting a rotated token again revokes the family, except within the short grace window.
  */
 export class Sessions {
   constructor(
@@ -66,44 +88,40 @@ export class Sessions {
     const [session] = await trx('auth_sessions')
       .insert({ user_id: user.id, created_at: now, last_used_at: now, ip: req.ip, user_agent: req.userAgent })
       .returning('id');
-    return this.issue(trx, user, session.id as string);
-  }
-
-  private async issue(trx: Knex.Transaction, user: SessionUser, sessionId: string): Promise<TokenPair> {
-    const now = this.clock.now();
-    const refreshToken = newOpaqueToken();
-    await trx('refresh_tokens').insert({
-      session_id: sessionId,
-      token_hash: hashOpaqueToken(refreshToken),
-      created_at: now,
-    });
-    const authorizationToken = await this.signer.issue(
-      { uid: user.id, oid: user.organization_id, sid: sessionId },
-      now,
-    );
+    const { authorizationToken, refreshToken } = await this.issue(trx, user, session.id as string);
     return { authorizationToken, refreshToken };
   }
 
-  /** Exchanges a pair for a new one (refreshAuth). */
+  private async issue(
+    trx: Knex.Transaction,
+    user: SessionUser,
+    sessionId: string,
+  ): Promise<TokenPair & { id: string }> {
+    const now = this.clock.now();
+    const refreshToken = newOpaqueToken();
+    const [row] = await trx('refresh_tokens')
+      .insert({ session_id: sessionId, token_hash: hashOpaqueToken(refreshToken), created_at: now })
+      .returning('id');
+    const authorizationToken = await this.accessToken(user, sessionId, now);
+    return { authorizationToken, refreshToken, id: row.id as string };
+  }
+
+  private accessToken(user: SessionUser, sessionId: string, now: Date): Promise<string> {
+    return this.signer.issue({ uid: user.id, oid: user.organization_id, sid: sessionId }, now);
+  }
+
+  /**
+   * Exchanges a pair for a new one (refreshAuth). A token rotated less than {@link ROTATION_GRACE_MS} ago, presented
+   * with an access token of its own session, answers the refresh token its rotation issued (or, when that one was
+   * rotated too, the family's live one) with a fresh access token; later, it is reuse and ends the family.
+   */
   async refresh(pair: TokenPair, req: RequestContext): Promise<TokenPair> {
     const claims = await this.signer.verifyIgnoringExpiry(pair.authorizationToken);
     const now = this.clock.now();
-    const outcome = await this.knex.transaction(async (trx) => {
-      const token = await trx('refresh_tokens')
-        .join('auth_sessions', 'auth_sessions.id', 'refresh_tokens.session_id')
-        .join('users', 'users.id', 'auth_sessions.user_id')
-        .where('refresh_tokens.token_hash', hashOpaqueToken(pair.refreshToken))
-        .forUpdate()
-        .first(
-          'refresh_tokens.id',
-          'refresh_tokens.rotated_at',
-          'auth_sessions.id as session_id',
-          'auth_sessions.revoked_at',
-          'auth_sessions.last_used_at',
-          'users.id as user_id',
-          'users.organization_id',
-          'users.status',
-        );
+    type Outcome = { error: AppError } | { pair: TokenPair; sessionId?: string };
+    const outcome = await this.knex.transaction(async (trx): Promise<Outcome> => {
+      const token = await lockRefreshToken(trx, pair.refreshToken);
+      // Another session's access token never unlocks this token, not even within the grace window.
       if (!token || token.session_id !== claims.sid || token.user_id !== claims.uid) {
         return { error: new AppError('REFRESH_TOKEN_INVALID') };
       }
@@ -115,10 +133,14 @@ export class Sessions {
         targetId: token.session_id,
       };
       if (token.revoked_at) return { error: new AppError('SESSION_REVOKED') };
+      let successor: string | null = null;
       if (token.rotated_at) {
-        await this.revokeIn(trx, token.session_id, 'refresh-token-reuse', now);
-        await this.oplog.append(trx, req, { ...log, action: 'auth.refresh_token_reused' });
-        return { error: new AppError('REFRESH_TOKEN_REUSED') };
+        if (withinGrace(token.rotated_at, now)) successor = await liveSuccessor(trx, token, pair.refreshToken);
+        if (!successor) {
+          await this.revokeIn(trx, token.session_id, 'refresh-token-reuse', now);
+          await this.oplog.append(trx, req, { ...log, action: 'auth.refresh_token_reused' });
+          return { error: new AppError('REFRESH_TOKEN_REUSED') };
+        }
       }
       if (now.getTime() - token.last_used_at.getTime() > IDLE_TIMEOUT_MS) {
         await this.revokeIn(trx, token.session_id, 'idle-timeout', now);
@@ -126,13 +148,34 @@ export class Sessions {
         return { error: new AppError('SESSION_TIMEOUT') };
       }
       if (token.status !== 'active') return { error: new AppError('SESSION_REVOKED') };
-      await trx('refresh_tokens').where({ id: token.id }).update({ rotated_at: now });
       await trx('auth_sessions').where({ id: token.session_id }).update({ last_used_at: now });
-      return { pair: await this.issue(trx, user, token.session_id) };
+      if (successor) {
+        req.log.info({ sessionId: token.session_id }, 'rotated refresh token presented again within the grace window');
+        const authorizationToken = await this.accessToken(user, token.session_id, now);
+        return { pair: { authorizationToken, refreshToken: successor } };
+      }
+      const next = await this.issue(trx, user, token.session_id);
+      await markRotated(
+        trx,
+        { id: token.id, token: pair.refreshToken },
+        { id: next.id, token: next.refreshToken },
+        now,
+      );
+      return {
+        pair: { authorizationToken: next.authorizationToken, refreshToken: next.refreshToken },
+        sessionId: token.session_id,
+      };
     });
     // The revocation commits even though the caller gets an error.
-    if (outcome.error) throw outcome.error;
-    return outcome.pair!;
+    if ('error' in outcome) throw outcome.error;
+    if (outcome.sessionId) {
+      // Housekeeping after the commit, so it never holds locks a racing refresh of the family waits on.
+      const windowStart = new Date(now.getTime() - ROTATION_GRACE_MS);
+      await wipeSealedSuccessors(this.knex, outcome.sessionId, windowStart).catch((error: unknown) =>
+        req.log.warn({ err: error }, 'wiping expired sealed refresh tokens failed'),
+      );
+    }
+    return outcome.pair;
   }
 
   private async revokeIn(trx: Knex, sessionId: string, reason: string, now: Date): Promise<void> {
@@ -140,6 +183,8 @@ export class Sessions {
       .where({ id: sessionId })
       .whereNull('revoked_at')
       .update({ revoked_at: now, revoked_reason: reason });
+    // An ended family has no grace to give: its sealed successors go with it.
+    await wipeSealedSuccessors(trx, sessionId);
   }
 
   /** Ends one session (sign-out). */

@@ -224,6 +224,67 @@ describe('SessionGuard.accessToken', () => {
   });
 });
 
+describe('SessionGuard across tabs', () => {
+  /** Two tabs: guards over the same localStorage, refreshing under one shared lock (as Web Locks would). */
+  function twoTabs(refresh: (pair: TokenPair) => Promise<TokenPair>) {
+    let queue: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+      const run = queue.then(fn);
+      queue = run.catch(() => undefined);
+      return run;
+    };
+    const clock = { now: AT_EXP };
+    const shared = vi.fn(refresh);
+    const tab = () => {
+      const onSessionEnded = vi.fn();
+      const guard = new SessionGuard({
+        store: new TokenStore(localStorage, 'keiyaku'),
+        now: () => clock.now,
+        refresh: shared,
+        exclusive,
+        onSessionEnded,
+      });
+      return { guard, onSessionEnded };
+    };
+    return { clock, refresh: shared, one: tab(), two: tab() };
+  }
+
+  it('refreshes once for two tabs whose tokens expired together: the second takes the token the first stored', async () => {
+    const fresh = { authorizationToken: tokenPair(EXP + 3600, 'b').authorizationToken };
+    const { one, two, refresh } = twoTabs(async () => fresh);
+    one.guard.signedIn({ authorizationToken: tokenPair(EXP).authorizationToken });
+    const tokens = await Promise.all([one.guard.accessToken(), two.guard.accessToken()]);
+    expect(tokens).toEqual([fresh.authorizationToken, fresh.authorizationToken]);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(refresh).toHaveBeenCalledWith({ authorizationToken: tokenPair(EXP).authorizationToken });
+    expect(one.onSessionEnded).not.toHaveBeenCalled();
+    expect(two.onSessionEnded).not.toHaveBeenCalled();
+  });
+
+  it('refreshes again in the second tab when what the first stored has expired too', async () => {
+    let round = 0;
+    const { one, two, refresh, clock } = twoTabs(async () => {
+      round += 1;
+      return { authorizationToken: tokenPair(EXP + round * 60, String(round)).authorizationToken };
+    });
+    one.guard.signedIn({ authorizationToken: tokenPair(EXP).authorizationToken });
+    await one.guard.accessToken();
+    clock.now = (EXP + 60) * 1000;
+    one.guard.touch();
+    await expect(two.guard.accessToken()).resolves.toBe(tokenPair(EXP + 120, '2').authorizationToken);
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it("ends the waiting tab's session too when the first tab's refresh was refused", async () => {
+    const { one, two } = twoTabs(() => Promise.reject(new Error('REFRESH_TOKEN_REUSED')));
+    one.guard.signedIn({ authorizationToken: tokenPair(EXP).authorizationToken });
+    const results = await Promise.allSettled([one.guard.accessToken(), two.guard.accessToken()]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(one.onSessionEnded).toHaveBeenCalledExactlyOnceWith('refresh-failed');
+    expect(two.onSessionEnded).toHaveBeenCalledExactlyOnceWith('refresh-failed');
+  });
+});
+
 describe('SessionGuard activity', () => {
   it('touch refreshes the timestamp of a live session', () => {
     const { guard, clock, store } = setup();

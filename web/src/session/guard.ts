@@ -56,6 +56,11 @@ export interface SessionGuardOptions {
   now: () => number;
   /** Calls refreshAuth; rejects when the server refuses. */
   refresh: (pair: TokenPair) => Promise<TokenPair>;
+  /**
+   * Runs a refresh exclusively among the tabs that share the store (web/src/session/refresh-lock.ts); without it a
+   * refresh is exclusive within this tab only.
+   */
+  exclusive?: <T>(refresh: () => Promise<T>) => Promise<T>;
   /** Clears the query cache and navigates to sign-in; the guard has already removed tokens and timestamp. */
   onSessionEnded: (reason: SessionEndReason) => void;
 }
@@ -106,25 +111,45 @@ export class SessionGuard {
     throw new SessionEndedError(reason);
   }
 
+  private live(tokens: StoredTokens): boolean {
+    return tokens.accessToken.claims.exp > Math.floor(this.options.now() / 1000);
+  }
+
   /**
    * Runs before each protected request: ends a timed-out session, refreshes an expired access token (one refresh
-   * at a time, shared by concurrent requests) and returns the token to send.
+   * at a time, shared by concurrent requests, and across tabs when `exclusive` is given) and returns the token.
    */
   async accessToken(): Promise<string> {
     const tokens = this.options.store.read();
     // Without an activity timestamp the inactivity limit cannot hold: that is no session (as hasSession says).
     if (!tokens || this.options.store.timestamp() === null) this.end('no-token');
     if (this.timedOut()) this.end('timeout');
-    const nowSeconds = Math.floor(this.options.now() / 1000);
-    if (tokens.accessToken.claims.exp > nowSeconds) return tokens.accessToken.accessToken;
+    if (this.live(tokens)) return tokens.accessToken.accessToken;
     // A failed refresh ends the session once, however many requests were waiting on it; they all reject.
-    this.refreshing ??= this.options
-      .refresh({ authorizationToken: tokens.accessToken.accessToken, refreshToken: tokens.refreshToken.refreshToken })
-      .then((pair) => this.options.store.save(pair))
-      .catch(() => this.end('refresh-failed'))
-      .finally(() => {
-        this.refreshing = null;
-      });
+    this.refreshing ??= this.refreshOnce(tokens.accessToken.accessToken).finally(() => {
+      this.refreshing = null;
+    });
     return (await this.refreshing).accessToken.accessToken;
+  }
+
+  private async refreshOnce(expired: string): Promise<StoredTokens> {
+    const refresh = async (): Promise<StoredTokens> => {
+      // Another tab may have refreshed while this one waited: its tokens are in the shared storage, so use them
+      // instead of sending the refresh token it has just rotated.
+      const current = this.options.store.read();
+      if (!current) return this.end('refresh-failed');
+      if (current.accessToken.accessToken !== expired && this.live(current)) return current;
+      const pair = await this.options.refresh({
+        authorizationToken: current.accessToken.accessToken,
+        ...(current.refreshToken ? { refreshToken: current.refreshToken.refreshToken } : {}),
+      });
+      return this.options.store.save(pair);
+    };
+    try {
+      return await (this.options.exclusive ? this.options.exclusive(refresh) : refresh());
+    } catch (error) {
+      if (isSessionEndedError(error)) throw error;
+      return this.end('refresh-failed');
+    }
   }
 }

@@ -49,30 +49,75 @@ const cacheIsEmpty = () => session.queryClient.getQueryCache().getAll().length =
 
 describe('session wiring', () => {
   it('keeps signed-in tokens in localStorage and one-time tokens in sessionStorage', () => {
-    session.sessionGuard.signedIn(tokenPair(nowSeconds() + 600, 'main'));
+    // A member's sign-in answers the access token only: the refresh token came as an HttpOnly cookie.
+    const main = tokenPair(nowSeconds() + 600, 'main');
+    session.sessionGuard.signedIn({ authorizationToken: main.authorizationToken });
     session.oneTimeGuard.signedIn(tokenPair(nowSeconds() + 600, 'guest'));
-    expect(localStorage.getItem('keiyaku.tokens')).toContain('refresh-main');
+    expect(localStorage.getItem('keiyaku.tokens')).toContain(main.authorizationToken);
+    expect(localStorage.getItem('keiyaku.tokens')).not.toContain('refresh');
     expect(localStorage.getItem('keiyaku.sessionTimestamp')).toBe(String(NOW));
     expect(sessionStorage.getItem('keiyaku.onetime.tokens')).toContain('refresh-guest');
     expect(sessionStorage.getItem('keiyaku.onetime.sessionTimestamp')).toBe(String(NOW));
   });
 
-  it('refreshes an expired token with PATCH /core/v1/auth and sends the new one', async () => {
+  it('refreshes an expired token with PATCH /core/v1/auth, the refresh token in the cookie, and sends the new one', async () => {
     const old = tokenPair(nowSeconds(), 'old');
     const fresh = tokenPair(nowSeconds() + 600, 'new');
-    session.sessionGuard.signedIn(old);
+    session.sessionGuard.signedIn({ authorizationToken: old.authorizationToken });
     answer = (request) =>
-      request.method === 'PATCH' ? json(200, { data: { type: 'Auth', attributes: fresh } }) : json(200, ME);
+      request.method === 'PATCH'
+        ? json(200, { data: { type: 'Auth', attributes: { authorizationToken: fresh.authorizationToken } } })
+        : json(200, ME);
     await expect(session.api.GET('/me')).resolves.toMatchObject({ data: ME });
     expect(recorder.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['PATCH /core/v1/auth', 'GET /core/v1/me']);
+    // No refresh token in the body: the browser sends the HttpOnly cookie by itself.
     expect(recorder.requests[0]!.body).toEqual({
-      data: { type: 'Auth', attributes: { authorizationToken: old.authorizationToken, refreshToken: 'refresh-old' } },
+      data: {
+        type: 'Auth',
+        attributes: { authorizationToken: old.authorizationToken, refreshTokenDelivery: 'cookie' },
+      },
     });
     expect(recorder.requests[0]!.headers.has('Authorization')).toBe(false);
     expect(recorder.requests[1]!.headers.get('Authorization')).toBe(`Bearer ${fresh.authorizationToken}`);
-    expect(localStorage.getItem('keiyaku.tokens')).toContain('refresh-new');
+    expect(localStorage.getItem('keiyaku.tokens')).toContain(fresh.authorizationToken);
     expect(navigate).not.toHaveBeenCalled();
     expect(cacheIsEmpty()).toBe(false);
+  });
+
+  it('sends a refresh token stored before the cookie once, asking for the cookie, and keeps none afterwards', async () => {
+    const old = tokenPair(nowSeconds(), 'old');
+    session.sessionGuard.signedIn(old);
+    const fresh = tokenPair(nowSeconds() + 600, 'new');
+    answer = (request) =>
+      request.method === 'PATCH'
+        ? json(200, { data: { type: 'Auth', attributes: { authorizationToken: fresh.authorizationToken } } })
+        : json(200, ME);
+    await session.api.GET('/me');
+    expect(recorder.requests[0]!.body).toEqual({
+      data: {
+        type: 'Auth',
+        attributes: {
+          authorizationToken: old.authorizationToken,
+          refreshToken: 'refresh-old',
+          refreshTokenDelivery: 'cookie',
+        },
+      },
+    });
+    expect(localStorage.getItem('keiyaku.tokens')).not.toContain('refresh');
+  });
+
+  it('one-time (guest) tokens still refresh with both tokens in the body', async () => {
+    window.history.replaceState(null, '', '/onetime/business-flows/bf-9');
+    const old = tokenPair(nowSeconds(), 'guest');
+    const fresh = tokenPair(nowSeconds() + 600, 'guest2');
+    session.oneTimeGuard.signedIn(old);
+    answer = (request) =>
+      request.method === 'PATCH' ? json(200, { data: { type: 'Auth', attributes: fresh } }) : json(200, ME);
+    await session.oneTimeApi.GET('/me');
+    expect(recorder.requests[0]!.body).toEqual({
+      data: { type: 'Auth', attributes: { authorizationToken: old.authorizationToken, refreshToken: 'refresh-guest' } },
+    });
+    expect(sessionStorage.getItem('keiyaku.onetime.tokens')).toContain('refresh-guest2');
   });
 
   it('a refused refresh clears tokens, timestamp and query cache and goes to /login with the original URI', async () => {

@@ -2,6 +2,7 @@ import { createAnonymousClient, createAuthenticatedClient, createOneTimeClient }
 import { unwrap } from '../api/errors.ts';
 import { createQueryClient } from '../api/query.ts';
 import { loginLocation, SessionGuard, type SessionEndReason } from './guard.ts';
+import { acrossTabs } from './refresh-lock.ts';
 import { TokenStore, type TokenPair } from './tokens.ts';
 
 /** Navigation is bound late, once the router exists. */
@@ -13,10 +14,24 @@ export function setNavigator(fn: (to: string) => void): void {
 export const queryClient = createQueryClient();
 export const anonymousApi = createAnonymousClient();
 
+/** The one-time (guest) flows keep both tokens in their tab's sessionStorage. */
 async function refresh(pair: TokenPair): Promise<TokenPair> {
   const body = unwrap(await anonymousApi.PATCH('/auth', { body: { data: { type: 'Auth', attributes: pair } } }));
   return body.data.attributes;
 }
+
+/**
+ * A signed-in member's refresh token travels only in its HttpOnly cookie, which the browser sends to /core/v1/auth
+ * by itself. A pair stored before the cookie existed sends its refresh token once and gets the cookie back.
+ */
+async function refreshWithCookie(pair: TokenPair): Promise<TokenPair> {
+  const attributes = { ...pair, refreshTokenDelivery: 'cookie' as const };
+  const body = unwrap(await anonymousApi.PATCH('/auth', { body: { data: { type: 'Auth', attributes } } }));
+  return body.data.attributes;
+}
+
+/** What sign-in and the password change that signs in add, so the refresh token comes as the cookie. */
+export const COOKIE_DELIVERY = { refreshTokenDelivery: 'cookie' } as const;
 
 function currentUri(): string {
   return `${window.location.pathname}${window.location.search}`;
@@ -33,7 +48,9 @@ function sessionEnded(login: string) {
 export const sessionGuard = new SessionGuard({
   store: new TokenStore(localStorage, 'keiyaku'),
   now: () => Date.now(),
-  refresh,
+  refresh: refreshWithCookie,
+  // Tabs share the member's tokens and cookie: one refreshes at a time, the others take its new access token.
+  exclusive: acrossTabs,
   onSessionEnded: sessionEnded('/login'),
 });
 

@@ -45,6 +45,18 @@ describe('TokenStore', () => {
     expect(sessionStorage.length).toBe(0);
   });
 
+  it('stores an access token alone when the refresh token came as a cookie, and reads it back', () => {
+    const store = new TokenStore(localStorage, 'keiyaku');
+    const { authorizationToken } = tokenPair(1_700_000_000);
+    store.save({ authorizationToken });
+    expect(JSON.parse(localStorage.getItem('keiyaku.tokens')!)).toEqual({
+      accessToken: { accessToken: authorizationToken, claims: { exp: 1_700_000_000, uid: '42', name: 'a' } },
+    });
+    expect(store.read()).toEqual({
+      accessToken: { accessToken: authorizationToken, claims: { exp: 1_700_000_000, uid: '42', name: 'a' } },
+    });
+  });
+
   it('keeps one-time tokens and their timestamp in sessionStorage, apart from the signed-in ones', () => {
     const oneTime = new TokenStore(sessionStorage, 'keiyaku.onetime');
     oneTime.save(tokenPair(5));
@@ -79,6 +91,12 @@ describe('TokenStore', () => {
     localStorage.setItem('keiyaku.tokens', '{not json');
     expect(store.read()).toBeNull();
     localStorage.setItem('keiyaku.tokens', JSON.stringify({ accessToken: { accessToken: 'x' } }));
+    expect(store.read()).toBeNull();
+    const claims = { exp: 5, uid: '42' };
+    localStorage.setItem(
+      'keiyaku.tokens',
+      JSON.stringify({ accessToken: { accessToken: 'x', claims }, refreshToken: {} }),
+    );
     expect(store.read()).toBeNull();
     localStorage.setItem('keiyaku.sessionTimestamp', 'yesterday');
     expect(store.timestamp()).toBeNull();

@@ -6,16 +6,19 @@ export interface Claims {
   sid?: string;
 }
 
-/** The stored token set, exactly the spec's shape. */
+/**
+ * The stored token set in the spec's shape. A signed-in member's refresh token is not here: it lives in an HttpOnly
+ * cookie page scripts cannot read (README, security); only the guest flows and a pair stored before the cookie keep it.
+ */
 export interface StoredTokens {
   accessToken: { accessToken: string; claims: Claims };
-  refreshToken: { refreshToken: string };
+  refreshToken?: { refreshToken: string };
 }
 
-/** What sign-in and refresh answer. */
+/** What sign-in and refresh answer; no refreshToken when the server delivered it as a cookie. */
 export interface TokenPair {
   authorizationToken: string;
-  refreshToken: string;
+  refreshToken?: string;
 }
 
 /** Reads the claims of a JWT without verifying it (the server verifies); `uid` is always a string. */
@@ -55,7 +58,8 @@ export class TokenStore {
     if (!raw) return null;
     try {
       const tokens = JSON.parse(raw) as StoredTokens;
-      return tokens.accessToken?.accessToken && tokens.refreshToken?.refreshToken ? tokens : null;
+      if (!tokens.accessToken?.accessToken || typeof tokens.accessToken.claims?.exp !== 'number') return null;
+      return tokens.refreshToken && !tokens.refreshToken.refreshToken ? null : tokens;
     } catch {
       return null;
     }
@@ -64,7 +68,7 @@ export class TokenStore {
   save(pair: TokenPair): StoredTokens {
     const tokens: StoredTokens = {
       accessToken: { accessToken: pair.authorizationToken, claims: decodeClaims(pair.authorizationToken) },
-      refreshToken: { refreshToken: pair.refreshToken },
+      ...(pair.refreshToken ? { refreshToken: { refreshToken: pair.refreshToken } } : {}),
     };
     this.storage.setItem(this.tokensKey, JSON.stringify(tokens));
     return tokens;

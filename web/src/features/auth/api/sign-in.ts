@@ -1,13 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../../../../../core/contract/api.gen.ts';
 import { unwrap } from '../../../api/errors.ts';
-import { anonymousApi, sessionGuard } from '../../../session/session.ts';
+import { anonymousApi, COOKIE_DELIVERY, sessionGuard } from '../../../session/session.ts';
 
 export type SignInAttributes = components['schemas']['SignInRequest']['data']['attributes'];
 
-/** POST /auth (signIn): the token pair, or an ApiError (401 INVALID_CREDENTIALS, 403 password changes, 422 terms). */
+/**
+ * POST /auth (signIn): the access token (the refresh token comes as an HttpOnly cookie), or an ApiError (401
+ * INVALID_CREDENTIALS, 403 password changes, 422 terms).
+ */
 export async function signIn(attributes: SignInAttributes) {
-  const body = unwrap(await anonymousApi.POST('/auth', { body: { data: { type: 'Auth', attributes } } }));
+  const body = unwrap(
+    await anonymousApi.POST('/auth', {
+      body: { data: { type: 'Auth', attributes: { ...attributes, ...COOKIE_DELIVERY } } },
+    }),
+  );
   return body.data.attributes;
 }
 
