@@ -68,6 +68,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Undoes the export's formula guard (the contract's CSV rules): the server writes a `'` before a text cell that
+ * starts, after any `'`s, with `=`, `+`, `-`, `@`, TAB, CR or a full-width `＝＋－＠`. The hashes cover the stored
+ * values, so the guard comes off before hashing; any other cell is the stored value itself.
+ */
+export function unguardCell(cell: string): string {
+  return /^''*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) ? cell.slice(1) : cell;
+}
+
 type Kind = 'text' | 'json' | 'number';
 
 /** Hashed fields of each file kind: content key, CSV column, how the cell is read. */
@@ -118,8 +127,9 @@ export interface FileVerdict {
   firstBad: { id: string; line: number; reason: BadRowReason; detail: string } | null;
 }
 
-function read(cell: CsvCell, kind: Kind): unknown {
-  if (cell === null) return null;
+function read(stored: CsvCell, kind: Kind): unknown {
+  if (stored === null) return null;
+  const cell = unguardCell(stored);
   if (kind === 'json') return JSON.parse(cell);
   if (kind === 'number') {
     const n = Number(cell);

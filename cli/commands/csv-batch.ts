@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { components } from '../../core/contract/api.gen.ts';
+import { csvRecord, restoreCell } from '../../core/contract/csv.ts';
 import { AppError, errorMessage } from '../../core/http/errors.ts';
 import { type CsvRecord, decodeCsv, parseCsv } from '../../core/modules/batch/csv.ts';
 import { type ApiSession, CliError, EXIT, type Locale, unwrap } from '../api.ts';
@@ -45,13 +46,15 @@ export function progressReporter(output: CliOutput, isTty: boolean, label: strin
   };
 }
 
-/** Quotes a field for re-sending a chunk (RFC 4180); values are sent exactly as read. */
-function field(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
+/**
+ * One chunk of the file as CSV, written by the shared writer. Each cell is sent as the server reads it (trimmed,
+ * a formula guard removed) and then guarded again by the writer, so the server gets the same values as from the
+ * file itself and the chunk is as safe to open as any CSV we write.
+ */
 function chunkText(header: CsvRecord, records: CsvRecord[]): string {
-  return [header, ...records].map((record) => `${record.fields.map(field).join(',')}\r\n`).join('');
+  return [header, ...records]
+    .map((record) => csvRecord(record.fields.map((cell) => restoreCell(cell.trim()))))
+    .join('');
 }
 
 async function send(session: ApiSession, target: BatchTarget, body: string | Buffer, dryRun: boolean) {

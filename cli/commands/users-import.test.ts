@@ -77,6 +77,21 @@ describe('keiyaku users import / export', () => {
     expect((await existing(ids)).sort()).toEqual([ids[0], ids[1], ids[2], ids[4]].sort());
   });
 
+  it('re-writes each chunk with the shared CSV writer: the server stores what the file says, formulas included', async () => {
+    const ids = Array.from({ length: 4 }, () => uniqueLoginId('formula'));
+    const names = ['=1+1', "'=guarded", "''=twice", ' @padded '];
+    const lines = [
+      HEADER,
+      ...ids.map((id, i) => `add,${id},"${names[i]!.replace(/"/g, '""')}",${id}@example.com,Sales`),
+    ];
+    const run = await runCli(['users', 'import', '--chunk-size', '2', file('formulas.csv', lines)], env());
+    expect(run.exitCode).toBe(0);
+    const stored = await app.service.deps.knex('users').whereIn('login_id', ids).select('login_id', 'name');
+    const nameOf = new Map(stored.map((u) => [u.login_id, u.name]));
+    // As the server reads a file sent as it is: cells trimmed, one formula guard removed.
+    expect(ids.map((id) => nameOf.get(id))).toEqual(['=1+1', '=guarded', "'=twice", '@padded']);
+  });
+
   it('--dry-run reports what would happen and writes nothing', async () => {
     const id = uniqueLoginId('dry');
     const run = await runCli(['users', 'import', '--dry-run', file('dry.csv', [HEADER, row(id)])], env());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.ts';
-import { decodeCsv, escapeCell, parseCsv, splitList, unescapeCell, writeCsv } from './csv.ts';
+import { restoreCell, writeCsv } from '../../contract/csv.ts';
+import { decodeCsv, parseCsv, splitList } from './csv.ts';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -64,20 +65,21 @@ describe('decodeCsv', () => {
 });
 
 describe('writing', () => {
-  it('writes BOM, CRLF and quotes only where needed, and reads back what it wrote', () => {
-    const text = writeCsv(['a', 'b'], [['x,y', 'He said "no"\nthen left']]);
-    expect(text).toBe('\uFEFFa,b\r\n"x,y","He said ""no""\nthen left"\r\n');
-    expect(parseCsv(decodeCsv(Buffer.from(text))).map((r) => r.fields)).toEqual([
+  it('reads back what the shared writer wrote: quotes, line breaks, and guarded formulas once restored', () => {
+    const text = writeCsv(
+      ['a', 'b'],
+      [
+        ['x,y', 'He said "no"\nthen left'],
+        ['=SUM(A1)', "'plain"],
+      ],
+    );
+    expect(text).toBe('\uFEFFa,b\r\n"x,y","He said ""no""\nthen left"\r\n\'=SUM(A1),\'plain\r\n');
+    const read = parseCsv(decodeCsv(Buffer.from(text))).map((r) => r.fields.map(restoreCell));
+    expect(read).toEqual([
       ['a', 'b'],
       ['x,y', 'He said "no"\nthen left'],
+      ['=SUM(A1)', "'plain"],
     ]);
-  });
-
-  it('defuses formula-like cells on export and restores them on import', () => {
-    expect(escapeCell('=SUM(A1)')).toBe("'=SUM(A1)");
-    expect(escapeCell('-1')).toBe("'-1");
-    expect(unescapeCell("'=SUM(A1)")).toBe('=SUM(A1)');
-    expect(unescapeCell("'plain")).toBe("'plain");
   });
 
   it('splits list cells on semicolons, trimming blanks', () => {

@@ -88,25 +88,6 @@ export function parseCsv(text: string): CsvRecord[] {
   return records;
 }
 
-/** Leading characters spreadsheets read as a formula: such cells are written with a `'` in front. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** Quotes a field when it needs it and defuses formulas (CSV injection); `unescapeCell` undoes the latter. */
-export function escapeCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** Removes the `'` that `escapeCell` put before a formula-like value, so exports import back unchanged. */
-export function unescapeCell(value: string): string {
-  return value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
-}
-
-/** Writes a CSV file the way Excel opens it correctly: UTF-8 with BOM, CRLF line ends. */
-export function writeCsv(header: readonly string[], rows: string[][]): string {
-  return UTF8_BOM + [header, ...rows].map((row) => `${row.map(escapeCell).join(',')}\r\n`).join('');
-}
-
 /** Splits a multi-value cell (`a; b;c`) into its trimmed, non-empty parts. */
 export function splitList(value: string): string[] {
   return value

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { likePattern } from '../../http/pagination.ts';
-import { writeCsv } from './csv.ts';
+import { writeCsv } from '../../contract/csv.ts';
 import { MAX_EXPORT_ITEMS } from './table.ts';
 
 /** The groups CSV columns, in the order the export writes them. */

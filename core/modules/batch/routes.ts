@@ -1,3 +1,4 @@
+import { csvHeaders } from '../../contract/csv.ts';
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { actorOf } from '../users/service.ts';
@@ -11,13 +12,7 @@ import { readTable } from './table.ts';
 /** A CSV download: UTF-8 with BOM, named after what it holds and the day. */
 function csvFile(name: string, text: string, now: Date) {
   const day = now.toISOString().slice(0, 10).replace(/-/g, '');
-  return {
-    body: text,
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${name}-${day}.csv"`,
-    },
-  };
+  return { body: text, headers: csvHeaders(`${name}-${day}.csv`) };
 }
 
 /** CSV batch editing of users and groups: import (with a dry-run preview) and export, for administrators. */

@@ -1,5 +1,6 @@
 import { AppError } from '../../http/errors.ts';
-import { decodeCsv, parseCsv, unescapeCell } from './csv.ts';
+import { restoreCell } from '../../contract/csv.ts';
+import { decodeCsv, parseCsv } from './csv.ts';
 
 /** The most data rows one import request may carry (the CLI sends 500 a request). */
 export const MAX_IMPORT_ROWS = 1_000;
@@ -50,7 +51,7 @@ export function readTable(bytes: Uint8Array, spec: TableSpec): Table {
   if (data.length > MAX_IMPORT_ROWS)
     throw new AppError('BATCH_CSV_TOO_MANY_ROWS', { params: { max: MAX_IMPORT_ROWS } });
   const rows = data.map((record): TableRow => {
-    const cells = Object.fromEntries(names.map((name, i) => [name, unescapeCell((record.fields[i] ?? '').trim())]));
+    const cells = Object.fromEntries(names.map((name, i) => [name, restoreCell((record.fields[i] ?? '').trim())]));
     const row: TableRow = { line: record.line, cells };
     if (record.fields.length !== names.length) {
       row.fieldCount = { actual: record.fields.length, expected: names.length };

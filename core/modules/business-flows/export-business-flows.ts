@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { SCOPES } from '../../contract/property-values.ts';
-import { writeCsv } from '../batch/csv.ts';
+import { writeCsv } from '../../contract/csv.ts';
 import { MAX_EXPORT_ITEMS } from '../batch/table.ts';
 import { readFlowProperties, type FlowListRow } from './model.ts';
 import { FLOW_SORTABLE } from './search.ts';

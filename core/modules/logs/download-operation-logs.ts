@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Readable } from 'node:stream';
-import { type CsvValue, csvStream, jstDisplay } from './csv.ts';
+import type { CsvValue } from '../../contract/csv.ts';
+import { chainCsvStream, jstDisplay } from './csv.ts';
 import { canonicalJson, inIdBatches } from './hash-chain.ts';
 import type { LogRange } from './log-range.ts';
 import type { StoredRow } from './operation-log.ts';
@@ -61,5 +62,5 @@ export function operationLogCsv(knex: Knex, organizationId: string, range: LogRa
       .where('l.created_at', '>=', range.start)
       .where('l.created_at', '<', range.end)
       .select('l.*', 'u.login_id as actor_login_id', 'u.name as actor_name');
-  return csvStream([...OPERATION_LOG_COLUMNS], inIdBatches<ExportRow>(scope, 'l.id'), fields);
+  return chainCsvStream([...OPERATION_LOG_COLUMNS], inIdBatches<ExportRow>(scope, 'l.id'), fields);
 }

@@ -1,6 +1,6 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
-import { csvHeaders } from './csv.ts';
+import { csvHeaders } from '../../contract/csv.ts';
 import { operationLogCsv } from './download-operation-logs.ts';
 import { LOGS_GATE, logDownload, verificationBody } from './downloads.ts';
 import { parseLogRange } from './log-range.ts';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Readable } from 'node:stream';
-import { type CsvValue, csvStream, jstDisplay } from '../logs/csv.ts';
+import type { CsvValue } from '../../contract/csv.ts';
+import { chainCsvStream, jstDisplay } from '../logs/csv.ts';
 import { inIdBatches } from '../logs/hash-chain.ts';
 import type { LogRange } from '../logs/log-range.ts';
 import type { SignRecordRow } from './ledger.ts';
@@ -71,5 +72,5 @@ export function signRecordCsv(knex: Knex, organizationId: string, range: LogRang
       .where('r.signed_at', '>=', range.start)
       .where('r.signed_at', '<', range.end)
       .select('r.*', 's.login_id as signer_login_id', 'b.name as on_behalf_of_name');
-  return csvStream([...SIGN_RECORD_COLUMNS], inIdBatches<ExportRow>(scope, 'r.id'), fields);
+  return chainCsvStream([...SIGN_RECORD_COLUMNS], inIdBatches<ExportRow>(scope, 'r.id'), fields);
 }

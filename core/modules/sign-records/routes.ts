@@ -1,6 +1,6 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
-import { csvHeaders } from '../logs/csv.ts';
+import { csvHeaders } from '../../contract/csv.ts';
 import { parseLogRange } from '../logs/log-range.ts';
 import { LOGS_GATE, logDownload, verificationBody } from '../logs/downloads.ts';
 import { signRecordCsv } from './download-sign-records.ts';
