@@ -1,7 +1,8 @@
 /*
  * The task editor's writes: the whole plan (replaceTasks, PUT /documents/{id}/tasks) and one task's required flag
  * or role (updateTask). Both are for a user of the workspace owner organization with edit rights, while the
- * document is in progress (or remanded) and before the tasks concerned ran (409 TASKS_LOCKED).
+ * document is in progress (or remanded) and before the tasks concerned ran (409 TASKS_LOCKED). Changing who runs
+ * a live task or how (its role, assignee, signing) needs the workspace owner's right (rule-changes.ts).
  */
 import type { Knex } from 'knex';
 import { assertLockVersion, lockedRow, updateWithLock } from '../../db/lock.ts';
@@ -13,6 +14,7 @@ import type { DocumentActor, DocumentRow } from '../documents/model.ts';
 import { assertCanEdit, documentAccess, type WorkspaceAccess } from '../workspaces/access.ts';
 import { logTaskStep, type TaskRow } from './model.ts';
 import { replaceDocumentTasks, resolvePlan, type TaskInput } from './plan.ts';
+import { assertMayChangeRules } from './rule-changes.ts';
 import { checkTaskPlan } from './rules.ts';
 
 /** Access to edit the plan of a document: owner organization, edit rights, flow not cancelled; rows locked. */
@@ -61,6 +63,9 @@ export async function updateTask(
   const { access, document } = await lockForEdit(trx, principal, found.document_id);
   const key = { id: taskId, organization_id: access.ownerOrganizationId };
   const task = await lockedRow<TaskRow>(trx, 'tasks', key);
+  const roleChanged = input.roleId !== undefined && input.roleId !== task.role_id;
+  // A task's role decides who may run it: editors may not drop or swap it (their own task's above all).
+  if (roleChanged) assertMayChangeRules(access);
   assertLockVersion(task, input.lockVersion);
   const ranAtOrder = await trx('tasks')
     .where({ document_id: document.id, task_order: task.task_order, status: 'completed' })
@@ -69,7 +74,8 @@ export async function updateTask(
   const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
   if (input.required !== undefined) patch.required = input.required;
   if (input.roleId !== undefined) patch.role_id = input.roleId;
-  await checkChangedPlan(trx, access, actor, { ...task, ...patch } as TaskRow);
+  const changed = { ...task, ...patch } as TaskRow;
+  await checkChangedPlan(trx, access, actor, changed);
   await updateWithLock(trx, 'tasks', key, input.lockVersion, patch);
   await logTaskStep(
     deps,
@@ -84,7 +90,8 @@ export async function updateTask(
     },
     {
       before: { required: task.required, roleId: task.role_id },
-      after: { required: input.required, roleId: input.roleId },
+      after: { required: changed.required, roleId: changed.role_id },
+      ...(roleChanged ? { ruleChanged: true } : {}),
     },
   );
 }

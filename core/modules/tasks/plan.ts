@@ -6,7 +6,8 @@
  * Assignees are resolved against the workspace: a group must be a group of the owner organization that takes part
  * in the workspace, a partner organization must take part in it (422 TASK_ASSIGNEE_NOT_PARTICIPANT); a role must
  * be one of the owner organization (group tasks only; partner tasks take no role); unknown ids are 422
- * REFERENCE_NOT_FOUND with a pointer. Then the spec's rules run (rules.ts). The old rows are replaced, and when the
+ * REFERENCE_NOT_FOUND with a pointer. Then the spec's rules run (rules.ts). Replacing a live plan with one that changes
+ * who runs a task or how needs the workspace owner's right (rule-changes.ts). The old rows are replaced, and when the
  * document is in progress its first order becomes active (mail task-assigned to its assignees).
  * The caller holds the flow and document row locks; locking and lockVersion checks are the caller's.
  */
@@ -16,6 +17,7 @@ import { AppError, type FieldError } from '../../http/errors.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
 import type { WorkspaceAccess } from '../workspaces/access.ts';
 import { activateOrder, logTaskStep, type TaskRow } from './model.ts';
+import { checkPlanReplacement } from './rule-changes.ts';
 import { checkTaskPlan, type PlannedTask, type TaskPermissions, type TaskType } from './rules.ts';
 
 /** One task as the API (and document templates) describe it. */
@@ -57,12 +59,10 @@ export async function replaceDocumentTasks(
   });
   if (errors.length > 0) throw AppError.invalid(errors);
   const now = deps.clock.now();
+  const newRows = planned.map((task, i) => ({ ...taskRow(document, task, now), ...signing[i]! }));
+  const ruleChange = await checkPlanReplacement(trx, access, document.id, newRows);
   await trx('tasks').where({ document_id: document.id }).delete();
-  const rows = planned.length
-    ? ((await trx('tasks')
-        .insert(planned.map((task, i) => ({ ...taskRow(document, task, now), ...signing[i] })))
-        .returning('*')) as TaskRow[])
-    : [];
+  const rows = newRows.length ? ((await trx('tasks').insert(newRows).returning('*')) as TaskRow[]) : [];
   const active = document.status === 'in_progress' && rows.length > 0;
   await trx('documents')
     .where({ id: document.id })
@@ -73,9 +73,8 @@ export async function replaceDocumentTasks(
     actor,
     document,
     { kind: 'tasks_replaced', action: 'document.tasks_replaced', at: now },
-    {
-      tasks: tasks.length,
-    },
+    // Replacing a live plan logs every task's rules before and after (who runs each task and how).
+    { tasks: tasks.length, ...ruleChange },
   );
   if (active) await activateOrder(deps, trx, document, 1);
   return trx('tasks').where({ document_id: document.id }).orderBy(['task_order', 'created_at', 'id']);
