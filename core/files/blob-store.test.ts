@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +31,24 @@ describe('LocalBlobStore', () => {
     expect(a.sha256).toBe(b.sha256);
     const folder = path.dirname(store.pathOf(a.sha256));
     expect(readdirSync(folder)).toEqual([a.sha256]);
+  });
+
+  it('touches a blob that is stored again, so the orphan sweeper gives its new row a full grace period', async () => {
+    const bytes = Buffer.from('stored, orphaned by a crash, uploaded again');
+    const { sha256 } = await store.put(bytes);
+    const file = store.pathOf(sha256);
+    const dayAgo = new Date(Date.now() - 86_400_000);
+    utimesSync(file, dayAgo, dayAgo);
+    await store.put(bytes);
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(60_000);
+    expect(await store.read(sha256)).toEqual(bytes);
+  });
+
+  it('makes new blob folders owner-only and leaves only the blob in its folder', async () => {
+    const { sha256 } = await store.put(Buffer.from('first blob'));
+    const folder = path.dirname(store.pathOf(sha256));
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(readdirSync(folder)).toEqual([sha256]);
   });
 
   it('streams a stored blob', async () => {

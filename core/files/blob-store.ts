@@ -1,13 +1,14 @@
 /*
  * The file store: immutable blobs addressed by the SHA-256 of their bytes, under
- * `<dataDir>/blobs/ab/cd/<sha256>`. A blob is written to a temporary file in the same folder tree and renamed
- * into place, so a reader never sees half a file; writing bytes that are already stored changes nothing.
- * Callers write the blob FIRST and the database row that points at it SECOND (DESIGN.md "Data"): a crash in
- * between leaves an orphan blob (harmless), never a row pointing at nothing.
+ * `<dataDir>/blobs/ab/cd/<sha256>`. A blob is written to a temporary file in its own folder, fsynced, renamed into
+ * place and the folder fsynced, so a reader never sees half a file and a blob put() returned is on disk even if
+ * the machine loses power right after. Callers write the blob FIRST and the database row that points at it SECOND
+ * (DESIGN.md "Data"): a crash in between leaves an orphan blob, which sweep-orphans.ts removes once it is older
+ * than its grace period, never a row pointing at nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -30,6 +31,32 @@ export interface FileStore {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/** Suffix of a blob being written: a file with it after a crash is debris (the sweeper removes it). */
+export const TEMP_SUFFIX = '.tmp';
+
+/** fsyncs a folder, so the names created or renamed in it survive a power loss. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
+  } catch (error) {
+    // Some file systems cannot fsync a folder (EINVAL); their renames are as durable as they get.
+    if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Creates a blob's folder; when new folders were made, fsyncs each one's parent so they survive too. */
+async function makeFolder(folder: string): Promise<void> {
+  const first = await mkdir(folder, { recursive: true, mode: 0o700 });
+  if (first === undefined) return;
+  for (let dir = folder; ; dir = path.dirname(dir)) {
+    await syncFolder(path.dirname(dir));
+    if (dir === first || path.dirname(dir) === dir) return;
+  }
+}
+
 export function sha256Of(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -51,16 +78,37 @@ export class LocalBlobStore implements FileStore {
   async put(bytes: Buffer): Promise<StoredBlob> {
     const sha256 = sha256Of(bytes);
     const target = this.pathOf(sha256);
-    if (await this.exists(sha256)) return { sha256, size: bytes.length };
-    await mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    // Already stored: touch it, so the sweeper's grace period starts again for the row about to point at it (it
+    // may be an orphan of an earlier crash, old enough to be swept while this caller's transaction is open).
+    if (await this.touch(target)) return { sha256, size: bytes.length };
+    await makeFolder(path.dirname(target));
+    const temp = `${target}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
     try {
-      await writeFile(temp, bytes, { flag: 'wx', mode: 0o640 });
+      const handle = await open(temp, 'wx', 0o640);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(temp, target); // atomic within one file system; a concurrent writer wrote the same bytes
+      await syncFolder(path.dirname(target));
     } finally {
       await rm(temp, { force: true });
     }
     return { sha256, size: bytes.length };
+  }
+
+  /** Sets a stored blob's modification time to now; false when there is no such blob. */
+  private async touch(file: string): Promise<boolean> {
+    const now = new Date();
+    try {
+      await utimes(file, now, now);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
   }
 
   async read(sha256: string): Promise<Buffer> {
