@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { ensurePrivateFolder } from '../files/private-folder.ts';
 
 export type { Knex } from 'knex';
 
@@ -40,6 +41,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
     ...(config.loadFrom ? { loadDataDir: config.loadFrom } : {}),
   };
+  // The database files are the owner's only (0700), whatever the umask; an existing folder is narrowed too.
+  if (config.dataDir) ensurePrivateFolder(config.dataDir);
   const pglite = config.dataDir ? new PGlite(config.dataDir, options) : new PGlite(options);
   await pglite.waitReady;
   // PGlite has a single connection: knex-pglite pins the pool to one, so every query (ours and pg-boss's) queues.

@@ -30,10 +30,15 @@ export interface MailTemplateText {
   body: string;
 }
 
-/** A kind's placeholders (`{{name}}`): those the body may use, and those it must use for the mail to work. */
+/**
+ * A kind's placeholders (`{{name}}`): those the body may use, those it must use for the mail to work, and those
+ * whose value is a credential (a temporary password, a link holding a token, a code). Secret values never enter a
+ * job: they wait sealed under the master key until the mail is sent, then are wiped (core/mail/outgoing.ts).
+ */
 export interface MailKindDefinition {
   placeholders: readonly string[];
   required: readonly string[];
+  secret: readonly string[];
   defaults: Record<Locale, MailTemplateText>;
 }
 
@@ -60,6 +65,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   welcome: {
     placeholders: ['userName', 'organizationName', 'loginId', 'link'],
     required: ['loginId', 'link'],
+    secret: [],
     defaults: {
       ja: {
         name: '登録完了',
@@ -78,6 +84,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'password-reset': {
     placeholders: ['userName', 'organizationName', 'minutes', 'link'],
     required: ['link'],
+    secret: ['link'],
     defaults: {
       ja: {
         name: 'パスワード再設定',
@@ -96,6 +103,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'user-id-reminder': {
     placeholders: ['loginIds', 'link'],
     required: ['loginIds'],
+    secret: [],
     defaults: {
       ja: {
         name: 'ユーザーIDのお知らせ',
@@ -114,6 +122,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'email-confirmation': {
     placeholders: ['userName', 'organizationName', 'email', 'expiresAt', 'link'],
     required: ['link'],
+    secret: ['link'],
     defaults: {
       ja: {
         name: 'メールアドレスの到達確認',
@@ -132,6 +141,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'signing-code': {
     placeholders: ['userName', 'organizationName', 'code', 'documentName', 'expiresAt'],
     required: ['code'],
+    secret: ['code'],
     defaults: {
       ja: {
         name: '署名の確認コード',
@@ -150,6 +160,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'password-changed': {
     placeholders: ['userName', 'organizationName', 'changedAt'],
     required: [],
+    secret: [],
     defaults: {
       ja: {
         name: 'パスワード変更完了',
@@ -168,6 +179,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'user-invitation': {
     placeholders: ['userName', 'organizationName', 'loginId', 'temporaryPassword', 'expiresAt', 'link'],
     required: ['loginId', 'temporaryPassword', 'link'],
+    secret: ['temporaryPassword'],
     defaults: {
       ja: {
         name: 'アカウント登録のお知らせ',
@@ -186,6 +198,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'task-assigned': {
     placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
+    secret: [],
     defaults: {
       ja: {
         name: 'タスクの依頼',
@@ -204,6 +217,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'document-remanded': {
     placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
+    secret: [],
     defaults: {
       ja: {
         name: '文書の差し戻し',
@@ -222,6 +236,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'document-cancelled': {
     placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
+    secret: [],
     defaults: {
       ja: {
         name: '文書の取り消し',
@@ -240,6 +255,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'business-flow-completed': {
     placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
+    secret: [],
     defaults: {
       ja: {
         name: '業務フローの完了',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { MAIL_SEND_JOB, type OutgoingMail } from '../../core/mail/mailer.ts';
+import type { OutgoingMessageJob } from '../../core/mail/outgoing.ts';
 import { definePlugin } from '../../core/plugins/index.ts';
 import { type MailTransport, outboxTransport, smtpTransport } from './transport.ts';
 
@@ -17,7 +18,9 @@ const transports = new WeakMap<object, MailTransport>();
 
 /**
  * Delivers the mail core queues (`mail.send` jobs): through SMTP when SMTP_URL is set, otherwise into the local
- * outbox. Delivery is idempotent by mail id and retried with back-off, so nothing is lost while SMTP is down.
+ * outbox. A job carries the mail's id only: the mail is rendered when it is sent, and its secret parameters are
+ * wiped once it is. Delivery is idempotent by mail id and retried with back-off, so nothing is lost while SMTP is
+ * down.
  */
 export const mailPlugin = definePlugin<MailConfig>({
   name: 'mail',
@@ -62,26 +65,38 @@ export const mailPlugin = definePlugin<MailConfig>({
         retryBackoff: true,
       }),
       async handler(job, ctx) {
-        const mail = job.data as OutgoingMail;
-        if (await ctx.db('mail_deliveries').where({ id: mail.id }).first('id')) return; // delivered before a crash
+        // Jobs queued before messages were stored apart (outgoing_messages) carry the rendered mail itself.
+        const data = job.data as OutgoingMessageJob | OutgoingMail;
+        const id = 'messageId' in data ? data.messageId : data.id;
+        if (await ctx.db('mail_deliveries').where({ id }).first('id')) {
+          await ctx.mail.markSent(id); // delivered before a crash: make sure its secrets are gone all the same
+          return;
+        }
+        const mail = 'messageId' in data ? await ctx.mail.prepareMail(id) : data;
+        if (!mail) {
+          ctx.log.warn({ mailId: id }, 'queued mail not found or already sent; nothing to deliver');
+          return;
+        }
         const transport = transports.get(ctx);
         if (!transport) throw new Error('mail transport not started');
         const messageId = await transport.deliver(mail, ctx.config.from);
-        await ctx
-          .db('mail_deliveries')
-          .insert({
-            id: mail.id,
-            organization_id: mail.organizationId,
-            user_id: mail.userId,
-            kind: mail.kind,
-            to_address: mail.to,
-            subject: mail.subject,
-            transport: transport.kind,
-            message_id: messageId,
-            delivered_at: ctx.clock.now(),
-          })
-          .onConflict('id')
-          .ignore();
+        await ctx.db.transaction(async (trx) => {
+          await trx('mail_deliveries')
+            .insert({
+              id: mail.id,
+              organization_id: mail.organizationId,
+              user_id: mail.userId,
+              kind: mail.kind,
+              to_address: mail.to,
+              subject: mail.subjectOnRecord ?? mail.subject,
+              transport: transport.kind,
+              message_id: messageId,
+              delivered_at: ctx.clock.now(),
+            })
+            .onConflict('id')
+            .ignore();
+          await ctx.mail.markSent(mail.id, trx);
+        });
         ctx.log.info({ mailId: mail.id, kind: mail.kind, transport: transport.kind }, 'mail delivered');
       },
     },

@@ -3,7 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAIL_SEND_JOB, type OutgoingMail } from '../../core/mail/mailer.ts';
+import { MAIL_SEND_JOB } from '../../core/mail/mailer.ts';
+import { type OutgoingMessageJob, OutgoingMessages } from '../../core/mail/outgoing.ts';
 import type { Plugin, PluginContext } from '../../core/plugins/index.ts';
 import { PASSWORD, signIn, signUpOrganization } from '../../tests/helpers/accounts.ts';
 import { startApp, type TestApp } from '../../tests/helpers/app.ts';
@@ -36,15 +37,32 @@ async function until<T>(
   }
 }
 
-/** The `mail.send` jobs queued for an address, oldest first, as pg-boss holds them. */
+/** The `mail.send` jobs queued for an address, oldest first, as pg-boss holds them (a job's id is its message's). */
 function queuedMails(app: TestApp, to: string): Promise<QueuedMail[]> {
-  return app.service.deps.knex
-    .withSchema('pgboss')
-    .from('job')
-    .where({ name: MAIL_SEND_JOB })
-    .whereRaw(`data->>'to' = ?`, [to])
-    .orderBy('created_on')
-    .select('id', 'state', 'retry_count');
+  return app.service.deps
+    .knex('pgboss.job as j')
+    .join('outgoing_messages as m', 'm.id', 'j.id')
+    .where({ 'j.name': MAIL_SEND_JOB, 'm.to_address': to })
+    .orderBy('j.created_on')
+    .select('j.id', 'j.state', 'j.retry_count');
+}
+
+/** Stores a mail message without queuing its job, as Mailer.send does before it queues one. */
+async function storedMail(app: TestApp, to: string): Promise<string> {
+  const { deps } = app.service;
+  const messages = new OutgoingMessages(deps.knex, deps.config.masterKey, deps.clock);
+  return deps.knex.transaction((trx) =>
+    messages.insert(trx, {
+      channel: 'mail',
+      kind: 'password-changed',
+      to,
+      locale: 'ja',
+      params: { userName: '二度 太郎', changedAt: '2026-11-25T00:00:00.000Z' },
+      secretNames: [],
+      organizationId: null,
+      userId: null,
+    }),
+  );
 }
 
 /** A row of the plugin's mail_deliveries table. */
@@ -194,47 +212,59 @@ describe('mail plugin over SMTP', () => {
       oplog: deps.oplog,
       publicUrl: deps.config.publicUrl,
       files: deps.files,
-      documents: { recordScanVerdict: async () => ({ changed: false }) },
+      documents: { recordScanVerdict: async () => ({ changed: false }), builtinThreat: async () => null },
     };
-    const mail: OutgoingMail = {
-      id: randomUUID(),
-      kind: 'password-changed',
-      to: `twice-${process.pid}@example.com`,
-      subject: '【Keiyaku】パスワードが変更されました',
-      text: '二度目の実行では送られません。',
-      organizationId: null,
-      userId: null,
-    };
+    const to = `twice-${process.pid}@example.com`;
+    const id = await storedMail(app, to);
+    const data: OutgoingMessageJob = { messageId: id };
     const job = mailPlugin.jobs![MAIL_SEND_JOB]!;
     await mailPlugin.start!(ctx);
     try {
-      await job.handler({ id: mail.id, data: mail, retryCount: 0 }, ctx);
-      await job.handler({ id: mail.id, data: mail, retryCount: 1 }, ctx);
+      await job.handler({ id, data, retryCount: 0 }, ctx);
+      await job.handler({ id, data, retryCount: 1 }, ctx);
     } finally {
       await mailPlugin.stop!(ctx);
     }
-    expect(sink.messages.filter((m) => m.messageId === `<${mail.id}@keiyaku.mail>`)).toHaveLength(1);
-    expect(await deliveriesTo(app, mail.to)).toHaveLength(1);
+    expect(sink.messages.filter((m) => m.messageId === `<${id}@keiyaku.mail>`)).toHaveLength(1);
+    expect(await deliveriesTo(app, to)).toHaveLength(1);
   });
 
   it('delivers once when the same mail job id is sent twice', async () => {
     const { jobs } = app.service.deps;
-    const mail: OutgoingMail = {
-      id: randomUUID(),
+    const to = `sent-twice-${process.pid}@example.com`;
+    const id = await storedMail(app, to);
+    const data: OutgoingMessageJob = { messageId: id };
+    expect(await jobs.send(MAIL_SEND_JOB, data, { id })).toBe(id);
+    expect(await jobs.send(MAIL_SEND_JOB, data, { id })).toBeNull();
+    await sink.waitFor((m) => m.messageId === `<${id}@keiyaku.mail>`);
+    await until('the job to complete', async () => (await queuedMails(app, to))[0]?.state === 'completed');
+    expect(await queuedMails(app, to)).toHaveLength(1);
+    expect(sink.to(to)).toHaveLength(1);
+    expect(await deliveriesTo(app, to)).toHaveLength(1);
+    const message = await app.service.deps.knex('outgoing_messages').where({ id }).first('sent_at', 'secret_params');
+    expect(message.sent_at).toBeInstanceOf(Date);
+  });
+
+  it('still delivers a job queued by an earlier version, which carries the rendered mail itself', async () => {
+    const id = randomUUID();
+    const to = `legacy-${process.pid}@example.com`;
+    const legacy = {
+      id,
       kind: 'password-changed',
-      to: `sent-twice-${process.pid}@example.com`,
+      to,
       subject: '【Keiyaku】パスワードが変更されました',
-      text: '同じ id のジョブは一度だけ配信されます。',
+      text: '以前の版が積んだメールです。',
       organizationId: null,
       userId: null,
     };
-    expect(await jobs.send(MAIL_SEND_JOB, mail, { id: mail.id })).toBe(mail.id);
-    expect(await jobs.send(MAIL_SEND_JOB, mail, { id: mail.id })).toBeNull();
-    await sink.waitFor((m) => m.messageId === `<${mail.id}@keiyaku.mail>`);
-    await until('the job to complete', async () => (await queuedMails(app, mail.to))[0]?.state === 'completed');
-    expect(await queuedMails(app, mail.to)).toHaveLength(1);
-    expect(sink.to(mail.to)).toHaveLength(1);
-    expect(await deliveriesTo(app, mail.to)).toHaveLength(1);
+    await app.service.deps.jobs.send(MAIL_SEND_JOB, legacy, { id });
+    const mail = await sink.waitFor((m) => m.messageId === `<${id}@keiyaku.mail>`);
+    expect(mail.text).toContain('以前の版が積んだメールです。');
+    const [delivery] = await until('the delivery row', async () => {
+      const rows = await deliveriesTo(app, to);
+      return rows.length > 0 && rows;
+    });
+    expect(delivery).toMatchObject({ id, kind: 'password-changed', subject: legacy.subject });
   });
 });
 

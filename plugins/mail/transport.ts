@@ -1,7 +1,8 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { OutgoingMail } from '../../core/mail/mailer.ts';
+import { ensurePrivateFolder, PRIVATE_FILE_MODE } from '../../core/files/private-folder.ts';
 
 /** Where a mail went: an SMTP server, or the local outbox folder of the embedded default. */
 export interface MailTransport {
@@ -32,17 +33,23 @@ export function smtpTransport(url: string): MailTransport {
   };
 }
 
-/** Writes each mail as an RFC 5322 .eml file under <data>/outbox; `npm run cli -- mail outbox` prints them. */
+/**
+ * Writes each mail as an RFC 5322 .eml file under <data>/outbox; `npm run cli -- mail outbox` prints them. Mails
+ * hold temporary passwords and reset links, so the folder is the owner's only (0700) and each file 0600.
+ */
 export function outboxTransport(folder: string): MailTransport {
+  ensurePrivateFolder(folder);
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
     async deliver(mail, from) {
       const { message } = (await composer.sendMail(envelope(mail, from))) as { message: Buffer };
-      mkdirSync(folder, { recursive: true });
+      ensurePrivateFolder(folder); // again, in case someone removed it while the service ran
       const file = path.join(folder, `${mail.id}.eml`);
-      // Write then rename, so a reader never sees half a message.
-      writeFileSync(`${file}.tmp`, message);
+      // Write then rename, so a reader never sees half a message. The mode applies only to a new file: chmod
+      // covers a .tmp left by a crash.
+      writeFileSync(`${file}.tmp`, message, { mode: PRIVATE_FILE_MODE });
+      chmodSync(`${file}.tmp`, PRIVATE_FILE_MODE);
       renameSync(`${file}.tmp`, file);
       return messageIdOf(mail);
     },

@@ -111,7 +111,8 @@ describe('mail on each task step', () => {
       expect(await mailsTo(email, /タスク|task|完了|取り消|差し戻/i), email).toHaveLength(0);
     }
     const queued = await app.service.deps.knex.raw(
-      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'mail.send' AND data->>'to' = ANY(?) AND data->>'kind' = ANY(?)`,
+      `SELECT count(*)::int AS n FROM pgboss.job j JOIN outgoing_messages m ON m.id = j.id
+       WHERE j.name = 'mail.send' AND m.to_address = ANY(?) AND m.kind = ANY(?)`,
       [
         [off.ownerA.email, off.userA1.email, off.ownerB.email, off.userB.email],
         ['task-assigned', 'document-remanded', 'document-cancelled', 'business-flow-completed'],

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
-import { mobileNumber, queueSms } from '../../signing/sms.ts';
+import { mobileNumber } from '../../signing/sms.ts';
 import type { DocumentActor } from '../documents/model.ts';
 import { assertRunnable, lockStep } from '../tasks/step.ts';
 
@@ -76,13 +76,11 @@ export async function requestSigningCode(
   });
   const expiry = expiresAt.toISOString().slice(11, 16);
   if (channel === 'sms') {
-    const text =
-      user.locale === 'en'
-        ? `Keiyaku signing code: ${code} (valid ${CODE_VALIDITY_MINUTES} min, until ${expiry} UTC)`
-        : `Keiyaku 署名の確認コード: ${code}（${CODE_VALIDITY_MINUTES}分間有効）`;
-    await queueSms(deps.jobs, trx, {
+    await deps.mailer.sendSms(trx, {
+      kind: 'signing-code',
       to: destination,
-      text,
+      locale: user.locale,
+      params: { code, minutes: String(CODE_VALIDITY_MINUTES), expiry },
       organizationId: principal.organizationId,
       userId: user.id,
     });
