@@ -69,4 +69,29 @@ describe('configuration', () => {
     expect(config.pluginConfig.mail).toEqual({ FROM: 'x@example.com' });
     expect(config.disabledPlugins).toEqual(['mail', 'box']);
   });
+
+  it('trusts reverse proxies by address (TRUSTED_PROXIES) and refuses the old TRUST_PROXY=true', () => {
+    const dir = dataDir();
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).trustedProxies).toEqual([]);
+    const listed = loadConfig({ KEIYAKU_DATA_DIR: dir, TRUSTED_PROXIES: '10.1.0.0/16, ::1,192.0.2.7' });
+    expect(listed.trustedProxies).toEqual(['10.1.0.0/16', '::1/128', '192.0.2.7/32']);
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir, TRUST_PROXY: 'false' }).trustedProxies).toEqual([]);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, TRUST_PROXY: 'true' })).toThrow(/TRUSTED_PROXIES/);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, TRUSTED_PROXIES: 'lb.internal' })).toThrow(/TRUSTED_PROXIES/);
+  });
+
+  it('bounds slow clients: 20 s for headers, 5 min for a request, 5 s idle keep-alive, each settable', () => {
+    const dir = dataDir();
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).http).toEqual({
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 300_000,
+      keepAliveTimeoutMs: 5_000,
+    });
+    expect(
+      loadConfig({ KEIYAKU_DATA_DIR: dir, HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000' }).http,
+    ).toEqual({ headersTimeoutMs: 1000, requestTimeoutMs: 300_000, keepAliveTimeoutMs: 2000 });
+    expect(() =>
+      loadConfig({ KEIYAKU_DATA_DIR: dir, HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
+    ).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { normaliseCidr } from './access/ip.ts';
 
 /** Where the database lives: PostgreSQL by URL, or the embedded PGlite under the data folder. */
 export type DatabaseConfig =
@@ -18,9 +19,20 @@ export interface Config {
   masterKey: Buffer;
   smtpUrl: string | null;
   mailFrom: string;
-  trustProxy: boolean;
+  /**
+   * Reverse proxies believed about X-Forwarded-For and X-Forwarded-Proto (TRUSTED_PROXIES), as normalised CIDRs;
+   * empty means the socket peer is the client (core/http/client-address.ts).
+   */
+  trustedProxies: string[];
+  /** How long a client may take to send its headers, its whole request, and to reuse an idle connection. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: string;
   accessTokenTtlSeconds: number;
+  /**
+   * Multiplies the budget of every rate limit (KEIYAKU_RATE_LIMIT_SCALE, default 1; core/access/rate-limits.ts):
+   * above 1 for many users behind one address, or for test suites that sign up hundreds of organizations.
+   */
+  rateLimitScale: number;
   /** Plugins turned off by name (KEIYAKU_PLUGINS_DISABLED=mail,box). */
   disabledPlugins: string[];
   /** Raw environment slice per plugin, validated by each plugin's own schema. */
@@ -51,9 +63,57 @@ export interface Config {
    * wall time and heap.
    */
   pdfWork: { workers: number; timeoutMs: number; memoryMb: number };
+  /**
+   * The orphan-blob sweeper (core/files/sweep-orphans.ts): how often it runs, and how old an unreferenced blob or a
+   * temporary file must be before it is removed (uploads and signings in flight are younger).
+   */
+  blobSweep: { intervalSeconds: number; graceSeconds: number };
 }
 
 export class ConfigError extends Error {}
+
+function trustedProxiesFrom(env: NodeJS.ProcessEnv): string[] {
+  const legacy = env.TRUST_PROXY;
+  // TRUST_PROXY=true believed X-Forwarded-For from anyone; which proxies to believe must now be named.
+  if (legacy !== undefined && legacy !== '' && !['0', 'false', 'no'].includes(legacy.toLowerCase())) {
+    throw new ConfigError(
+      `TRUST_PROXY is no longer supported (got "${legacy}"): list your reverse proxies' addresses or CIDRs in ` +
+        'TRUSTED_PROXIES instead, e.g. TRUSTED_PROXIES=10.0.0.0/8,127.0.0.1',
+    );
+  }
+  const entries = (env.TRUSTED_PROXIES || '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return entries.map((entry) => {
+    const cidr = normaliseCidr(entry);
+    if (!cidr) throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IPv4 or IPv6 address or CIDR`);
+    return cidr;
+  });
+}
+
+function httpFrom(env: NodeJS.ProcessEnv): Config['http'] {
+  const http = {
+    headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
+    // A 35 MB upload on a slow line (1 Mbit/s) takes about 4.5 minutes.
+    requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 300_000, 100, 3_600_000),
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  }
+  return http;
+}
+
+function rateLimitScaleFrom(env: NodeJS.ProcessEnv): number {
+  const raw = env.KEIYAKU_RATE_LIMIT_SCALE;
+  if (raw === undefined || raw === '') return 1;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0.01 || value > 100_000) {
+    throw new ConfigError(`KEIYAKU_RATE_LIMIT_SCALE must be a number from 0.01 to 100000, got "${raw}"`);
+  }
+  return value;
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -83,7 +143,7 @@ function masterKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   // The embedded default keeps a generated key beside the data it protects, readable by the owner only.
   const file = path.join(dataDir, 'master.key');
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // createService also narrows an existing one
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   }
   chmodSync(file, 0o600);
@@ -164,9 +224,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: masterKeyFrom(env, dataDir),
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'Keiyaku <no-reply@keiyaku.localhost>',
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustedProxies: trustedProxiesFrom(env),
+    http: httpFrom(env),
     logLevel: env.LOG_LEVEL || 'info',
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 30, 3600),
+    rateLimitScale: rateLimitScaleFrom(env),
     disabledPlugins: (env.KEIYAKU_PLUGINS_DISABLED || '')
       .split(',')
       .map((name) => name.trim())
@@ -177,6 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corporateNumberApi: corporateNumberApiFrom(env),
     signing: signingFrom(env),
     pdfWork: pdfWorkFrom(env),
+    blobSweep: {
+      intervalSeconds: int(env, 'KEIYAKU_BLOB_SWEEP_INTERVAL_SECONDS', 3600, 1, 7 * 86_400),
+      graceSeconds: int(env, 'KEIYAKU_BLOB_SWEEP_GRACE_SECONDS', 3600, 1, 30 * 86_400),
+    },
     clamav: {
       host: env.CLAMAV_HOST || null,
       port: int(env, 'CLAMAV_PORT', 3310, 1, 65535),

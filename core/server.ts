@@ -14,7 +14,18 @@ try {
   throw error;
 }
 const logger = createLogger(config.logLevel);
-const service = await createService(config, { logger });
+let service: Awaited<ReturnType<typeof createService>>;
+try {
+  service = await createService(config, { logger });
+} catch (error) {
+  // What start-up finds wrong with the setup (a master key that does not fit the database, a data folder it cannot
+  // make private) exits like a configuration error, with the message alone.
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(78);
+  }
+  throw error;
+}
 await service.listen();
 logger.info(
   {

@@ -8,19 +8,26 @@ import { Sessions } from './auth/sessions.ts';
 import { SignIn } from './auth/sign-in.ts';
 import { TokenSigner } from './auth/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { loadContract } from './contract/document.ts';
 import { ApiRouter } from './contract/router.ts';
+import { RateLimiter } from './access/rate-limits.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { coreMigrations, migrateFolder, pendingMigrations } from './db/migrate.ts';
 import type { CoreDeps } from './deps.ts';
 import { LocalBlobStore } from './files/blob-store.ts';
+import { startOrphanSweeper } from './files/sweep-orphans.ts';
+import { createHttpServer } from './http/http-server.ts';
+import { ensurePrivateFolder } from './files/private-folder.ts';
+import { verifyMasterKey } from './crypto/key-check.ts';
 import { DOCUMENT_SCAN_JOB } from './files/scan.ts';
 import { JobQueue } from './jobs/index.ts';
 import { createLogger } from './log.ts';
 import { createSigningEngine } from './signing/engine.ts';
+import { PdfWorkPool } from './pdf-work/pool.ts';
 import { SignatureTypeRegistry } from './signing/registry.ts';
 import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
+import { OutgoingMessages } from './mail/outgoing.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { logRoutes } from './modules/logs/routes.ts';
 import { signRecordRoutes } from './modules/sign-records/routes.ts';
@@ -86,16 +93,27 @@ export interface ServiceOptions {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  const files = new LocalBlobStore(config.dataDir);
+  privateDataFolders(config, files.root);
   const database = options.database ?? (await openDatabase(config.database));
   const knex = database.knex;
-  await migrateFolder(knex, coreMigrations, CORE_MIGRATIONS_TABLE);
+  try {
+    await migrateFolder(knex, coreMigrations, CORE_MIGRATIONS_TABLE);
+    // A wrong master key stops the start here, instead of failing every signature later.
+    await verifyMasterKey(knex, config.masterKey);
+  } catch (error) {
+    if (!options.database) await database.close();
+    throw error;
+  }
 
   const jobs = new JobQueue(database, logger, {
     pollingIntervalSeconds: options.jobPollingSeconds,
     runWorkers: config.runWorkers,
   });
   const oplog = new OperationLog(clock);
-  const mailer = new Mailer(jobs, oplog);
+  const mailer = new Mailer(jobs, new OutgoingMessages(knex, config.masterKey, clock), oplog);
+  // One pool for every parse of a PDF we did not make: uploads, the scan job, placements, signing, verification.
+  const pdfWork = new PdfWorkPool(config.pdfWork);
   const deps: CoreDeps = {
     config,
     database,
@@ -103,10 +121,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     clock,
     jobs,
     mailer,
-    files: new LocalBlobStore(config.dataDir),
+    files,
     oplog,
     logger,
-    signing: createSigningEngine(config, knex, clock),
+    pdfWork,
+    signing: createSigningEngine(config, knex, clock, pdfWork),
     signatureTypes: new SignatureTypeRegistry(),
     events: { emit: (event, payload) => host.emit(event, payload) },
   };
@@ -115,7 +134,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const contract = loadContract();
   const sessions = new Sessions(knex, new TokenSigner(config.masterKey, config.accessTokenTtlSeconds), clock, oplog);
-  const api = new ApiRouter(contract, sessions.authenticator());
+  const rateLimiter = new RateLimiter(knex, config.rateLimitScale);
+  const api = new ApiRouter(contract, sessions.authenticator(), rateLimiter);
   const ready = async () => readiness(database, host);
   healthRoutes(api, ready);
   authRoutes(api, new SignIn(deps, sessions), sessions, new AccountRecovery(deps, sessions));
@@ -152,6 +172,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.
   await jobs.start([MAIL_SEND_JOB, DOCUMENT_SCAN_JOB, SMS_SEND_JOB]);
   const stopRenewals = config.runWorkers ? startRenewalTimer(deps) : () => {};
+  // Blobs a crash left without a row, and half-written temporary files, go after their grace period.
+  const stopSweeper = config.runWorkers
+    ? startOrphanSweeper(
+        { knex, files, logger },
+        { intervalMs: config.blobSweep.intervalSeconds * 1000, graceMs: config.blobSweep.graceSeconds * 1000 },
+      )
+    : async () => {};
 
   let server: Server | null = null;
   let closing: Promise<void> | null = null;
@@ -163,7 +190,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ready,
     listen: () =>
       new Promise((resolve, reject) => {
-        const s = app.listen(config.port, config.host, () => resolve(s));
+        const s = createHttpServer(app.callback(), config.http, logger);
+        s.listen(config.port, config.host, () => resolve(s));
         s.once('error', reject);
         server = s;
       }),
@@ -177,14 +205,30 @@ export async function createService(config: Config, options: ServiceOptions = {}
         // A client that hung up leaves its handler running; let it finish before the database goes away.
         await inFlight.drained(10_000);
         stopRenewals();
+        await stopSweeper();
+        rateLimiter.stop();
         await jobs.stop();
         await host.stop();
-        await deps.signing.close();
+        await pdfWork.close();
         if (!options.database) await database.close();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * The data folder holds the database, document files, the mail outbox and the master key: the owner's only
+ * (0700), also when an earlier version created it with looser permissions.
+ */
+function privateDataFolders(config: Config, blobRoot: string): void {
+  for (const folder of [config.dataDir, blobRoot]) {
+    try {
+      ensurePrivateFolder(folder);
+    } catch (error) {
+      throw new ConfigError(`cannot make ${folder} readable by its owner only (0700): ${(error as Error).message}`);
+    }
+  }
 }
 
 async function readiness(database: Database, host: PluginHost): Promise<Record<string, string>> {

@@ -17,22 +17,32 @@ export interface paths {
         /**
          * Sign in with a user ID and password.
          * @description Returns an access token (a JWT whose claims include `exp` in seconds and `uid`, the user id as a string)
-         *     and an opaque refresh token. Wrong credentials and unknown user IDs give the same 401. After 5 failures
-         *     in a row the user ID is locked for 15 minutes (429 `ACCOUNT_LOCKED`). A temporary password answers 403
+         *     and an opaque refresh token (in an HttpOnly cookie instead with `refreshTokenDelivery: cookie`, as the web
+         *     workbench asks: see `RefreshTokenDelivery`). Wrong credentials and unknown user IDs give the same 401. After 5 failures
+         *     in a row the user ID is locked for 15 minutes (429 `ACCOUNT_LOCKED`); each password check counts before it
+         *     runs, so parallel requests get no more. Per caller IP at most 100 failed sign-ins per 15 minutes and 10
+         *     attempts on one user ID a minute (429 `TOO_MANY_REQUESTS` with `Retry-After`). A temporary password answers 403
          *     `INITIAL_PASSWORD_CHANGE_REQUIRED`, an expired one 403 `PASSWORD_EXPIRED`; both are changed through
          *     `changePasswordAndSignIn`. A user who has not agreed to the terms in force must send their id as
          *     `acceptTermId` (422 `TERMS_NOT_AGREED` otherwise).
          */
         post: operations["signIn"];
-        /** Sign out, ending the session of the bearer token. */
+        /**
+         * Sign out, ending the session of the bearer token.
+         * @description Also clears the `keiyaku_refresh_token` cookie of web clients.
+         */
         delete: operations["signOut"];
         options?: never;
         head?: never;
         /**
          * Exchange a token pair for a new one.
          * @description The refresh token is rotated: each one works once. Presenting a rotated one again ends the whole session
-         *     (401 `REFRESH_TOKEN_REUSED`). After 30 minutes without activity the session ends (401 `SESSION_TIMEOUT`).
-         *     The access token may be expired but must be genuine and belong to the same session.
+         *     (401 `REFRESH_TOKEN_REUSED`), except within 30 seconds of its rotation with an access token of the same
+         *     session: then the answer is the refresh token that rotation issued (or the session's live one, when that
+         *     was rotated too) with a fresh access token, so two tabs refreshing at once both stay signed in. After 30
+         *     minutes without activity the session ends (401 `SESSION_TIMEOUT`). The access token may be expired but
+         *     must be genuine and belong to the same session. Without `refreshToken` in the body the
+         *     `keiyaku_refresh_token` cookie is read, and the new one is set in it (see `RefreshTokenDelivery`).
          */
         patch: operations["refreshAuth"];
         trace?: never;
@@ -66,7 +76,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an organization (plan free) and its owner administrator. */
+        /**
+         * Create an organization (plan free) and its owner administrator.
+         * @description At most 10 attempts per caller IP an hour, refused ones included (429 `TOO_MANY_REQUESTS`).
+         */
         post: operations["signUp"];
         delete?: never;
         options?: never;
@@ -103,7 +116,8 @@ export interface paths {
         /**
          * Mail a one-time password reset link.
          * @description Always answers 202, whether or not the user ID and e-mail match an account; a link (valid 30 minutes)
-         *     is mailed only when they do.
+         *     is mailed only when they do. With `requestUserIdReminder`: at most 5 requests per e-mail address and 20 per
+         *     caller IP an hour (429 `TOO_MANY_REQUESTS` with `Retry-After`), so no one can flood an address with mails.
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -161,7 +175,8 @@ export interface paths {
         put?: never;
         /**
          * Mail the user IDs registered with an e-mail address.
-         * @description Always answers 202; nothing tells whether the address is registered.
+         * @description Always answers 202; nothing tells whether the address is registered. Limited with `requestPasswordReset`:
+         *     5 requests per e-mail address and 20 per caller IP an hour (429 `TOO_MANY_REQUESTS`).
          */
         post: operations["requestUserIdReminder"];
         delete?: never;
@@ -197,7 +212,9 @@ export interface paths {
         get?: never;
         /**
          * Change the signed-in user's password.
-         * @description Other sessions of the user end; the calling one stays.
+         * @description Other sessions of the user end; the calling one stays. A wrong current password (422
+         *     `CURRENT_PASSWORD_WRONG`) counts like a failed sign-in: the fifth in a row locks the user ID, sign-in
+         *     included, for 15 minutes (429 `ACCOUNT_LOCKED`).
          */
         put: operations["changeMyPassword"];
         post?: never;
@@ -769,9 +786,10 @@ export interface paths {
         /**
          * The users as a CSV file in the import format (administrators), at most 1,000 of them.
          * @description UTF-8 with BOM, CRLF, the columns `importUsersCsv` reads with `operation` set to `update`, sorted by user
-         *     ID. Cells starting with `=`, `+`, `-` or `@` are written with a leading `'` (spreadsheets would run them as
-         *     formulas); the import removes it again. More than 1,000 matching users is refused with 422
-         *     `CSV_EXPORT_LIMIT_EXCEEDED` (its `total` says how many matched): narrow the export with the filters.
+         *     ID. Cells a spreadsheet would run as formulas (starting with `=`, `+`, `-`, `@`, TAB, CR or a full-width
+         *     `＝＋－＠`, after any `'`s) are written with one more leading `'`; the import removes it again. More than
+         *     1,000 matching users is refused with 422 `CSV_EXPORT_LIMIT_EXCEEDED` (its `total` says how many matched):
+         *     narrow the export with the filters.
          */
         get: operations["exportUsersCsv"];
         put?: never;
@@ -823,7 +841,8 @@ export interface paths {
         /**
          * The groups as a CSV file in the import format (administrators), at most 1,000 of them.
          * @description Columns `operation` (`update`), `name`, `newName` (empty) and `systemLinkId`, sorted by name; UTF-8 with
-         *     BOM. More than 1,000 matching groups is refused with 422 `CSV_EXPORT_LIMIT_EXCEEDED`.
+         *     BOM, formula cells guarded as in `exportUsersCsv`. More than 1,000 matching groups is refused with 422
+         *     `CSV_EXPORT_LIMIT_EXCEEDED`.
          */
         get: operations["exportGroupsCsv"];
         put?: never;
@@ -914,7 +933,10 @@ export interface paths {
          *
          *     The file is UTF-8 with a BOM, CRLF line ends, RFC 4180 quoting (a field holding a comma, a quote or a
          *     line break is quoted, quotes doubled). A missing value (null) is an empty unquoted field, an empty string
-         *     is `""`. Columns, in order: `id, timestamp, timestamp_jst, organization_id, actor_user_id, actor_login_id,
+         *     is `""`. Formula guard (every CSV we write, CWE-1236): a text cell that starts, after any `'`s, with `=`,
+         *     `+`, `-`, `@`, TAB, CR or a full-width `＝`, `＋`, `－`, `＠` is written with one more `'` in front (a
+         *     stored `=x` is `'=x`, a stored `'=x` is `''=x`; numbers are not guarded). The hashes cover the stored
+         *     values: remove that one `'` before hashing. Columns, in order: `id, timestamp, timestamp_jst, organization_id, actor_user_id, actor_login_id,
          *     actor_name, action, target_type, target_id, ip, user_agent, trace_id, details, prev_hash, hash`, rows in
          *     id order. `timestamp` is ISO 8601 UTC with milliseconds and `details` canonical JSON (keys sorted), exactly
          *     as hashed; `timestamp_jst`, `actor_login_id` and `actor_name` are for reading and not hashed.
@@ -1375,9 +1397,11 @@ export interface paths {
         put?: never;
         /**
          * Upload a document (a PDF) into a business flow.
-         * @description `multipart/form-data` with the file in the part `file` (at most 30 MB, PDF only, checked by content:
+         * @description `multipart/form-data` with the file in the part `file` (at most 30 MB = 31,457,280 bytes, PDF only, checked by content:
          *     executables, empty files, password-protected, corrupted PDFs and PDFs with active content are refused with
-         *     their own codes and nothing is stored). The file name and `name` are at most 100 characters
+         *     their own codes and nothing is stored). The PDF is inspected in a worker within a budget (inflated bytes,
+         *     objects, nesting, memory, time): a file over it is 422 `PDF_TOO_COMPLEX`, and 503 `PDF_WORK_BUSY` (with
+         *     `Retry-After`) when too many PDFs wait. The file name and `name` are at most 100 characters
          *     (`FILE_NAME_TOO_LONG`); `name` defaults to the file name without `.pdf`. With `documentTemplateId` the
          *     document takes its type, tasks and properties from the template. The caller needs edit rights in the
          *     workspace (`WORKSPACE_EDIT_NOT_ALLOWED`); a cancelled flow accepts no documents (409
@@ -1480,7 +1504,8 @@ export interface paths {
          * Upload a new version of a document; earlier versions are kept.
          * @description Allowed when the document is remanded, when its latest version was found malicious or could not be scanned,
          *     or while it is in progress and no task is completed yet; otherwise 409 `DOCUMENT_REUPLOAD_NOT_ALLOWED`. The
-         *     same checks as uploadDocument apply to the file. The optional `lockVersion` field makes a stale document 409
+         *     same checks as uploadDocument apply to the file (`PDF_TOO_COMPLEX`, `PDF_WORK_BUSY` included). The optional
+         *     `lockVersion` field makes a stale document 409
          *     `UPDATED_BY_ANOTHER_USER`. The new version is scanned again.
          */
         post: operations["reuploadDocument"];
@@ -1508,8 +1533,12 @@ export interface paths {
          * Save the whole task plan of a document (the task editor).
          * @description Replaces every task of the document. Allowed while the document is in progress (or remanded) and none of its
          *     tasks is completed (409 `TASKS_LOCKED`, 409 `DOCUMENT_NOT_IN_PROGRESS`), for a user of the workspace owner
-         *     organization with edit rights (403 `WORKSPACE_EDIT_NOT_ALLOWED`). `lockVersion` is the DOCUMENT's; a stale one
-         *     is 409 `UPDATED_BY_ANOTHER_USER`. The plan must follow the spec (422, one error per field under
+         *     organization with edit rights (403 `WORKSPACE_EDIT_NOT_ALLOWED`). Once the document has a plan (its tasks are
+         *     live), a new plan must keep every task's type, assignee, role, signature type and two-factor channel (orders,
+         *     the required flag and added tasks may change) unless the caller is an administrator of the workspace owner
+         *     organization (403 `TASK_RULE_CHANGE_FORBIDDEN`); the operation log entry then holds every task's rules before
+         *     and after. `lockVersion` is the DOCUMENT's; a stale one is 409 `UPDATED_BY_ANOTHER_USER`. The plan must
+         *     follow the spec (422, one error per field under
          *     `/data/attributes/tasks/{i}`): exactly one task has order 1 (`TASK_ORDER_ONE_NOT_UNIQUE`), orders run from 1
          *     without gaps (`TASK_ORDER_GAP`), a read task is in the last order or parallel to a non-read task
          *     (`TASK_READ_NOT_LAST`), at least one required task belongs to a group of the caller's organization
@@ -1565,7 +1594,7 @@ export interface paths {
         head?: never;
         /**
          * Change whether a task is required, or its role, before it runs.
-         * @description Only for a task not yet completed, skipped or cancelled whose order has no completed task (409 `TASKS_LOCKED`), by a user of the workspace owner organization with edit rights. The plan's rules are checked again with the change (422 as in replaceDocumentTasks, pointers under `/data/attributes`). `lockVersion` is the task's.
+         * @description Only for a task not yet completed, skipped or cancelled whose order has no completed task (409 `TASKS_LOCKED`), by a user of the workspace owner organization with edit rights. Changing the role (who may run the task) needs the workspace owner's right, an administrator of the owner organization (403 `TASK_RULE_CHANGE_FORBIDDEN`): nobody drops the role of their own task and then runs it. The plan's rules are checked again with the change (422 as in replaceDocumentTasks, pointers under `/data/attributes`). `lockVersion` is the task's. The change is logged (`task.updated`, before and after).
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -1787,7 +1816,9 @@ export interface paths {
          *     `E_CERTIFICATE_PIN_WRONG`, locked after 5 with `E_CERTIFICATE_PIN_LOCKED`) and a registered, valid
          *     certificate (`E_CERTIFICATE_NOT_REGISTERED`, `E_CERTIFICATE_EXPIRED`); a proxy signature names the principal
          *     in `onBehalfOfUserId` (403 `AGENT_NOT_AUTHORIZED` unless the caller is their agent). A failing TSA fails the
-         *     signing (503 `TSA_UNAVAILABLE`, 502 `TSA_RESPONSE_INVALID`) and nothing is stored.
+         *     signing (503 `TSA_UNAVAILABLE`, 502 `TSA_RESPONSE_INVALID`) and nothing is stored. The document is read and
+         *     its new revision written in the PDF workers within a budget: 422 `PDF_TOO_COMPLEX` over it, 503
+         *     `PDF_WORK_BUSY` (with `Retry-After`) when too many PDFs wait.
          */
         post: operations["signTask"];
         delete?: never;
@@ -1915,8 +1946,9 @@ export interface paths {
          * @description `multipart/form-data` with the PDF in the part `file` (at most 35 MB: a 30 MB document with room for what
          *     this service adds when it signs it — 30 signatures, DSS and document timestamps). Nothing is stored. An
          *     encrypted PDF that opens with the empty user password is verified; one that needs a password is 422
-         *     `FILE_PASSWORD_PROTECTED`. The PDF is parsed in a worker with a budget of time and memory: a file over it is
-         *     422 `VERIFICATION_BUDGET_EXCEEDED`, and 503 `VERIFICATION_BUSY` when too many verifications wait. Each
+         *     `FILE_PASSWORD_PROTECTED`. The PDF is parsed in a worker with a budget of inflated bytes, objects, nesting,
+         *     memory and time: a file over it is 422 `VERIFICATION_BUDGET_EXCEEDED`, and 503 `VERIFICATION_BUSY` (with
+         *     `Retry-After`) when too many verifications wait. Each
          *     signature and document timestamp is reported with its signer, claimed time, SubFilter, the integrity of its
          *     ByteRange, whether it covers the whole file or an earlier revision, its certificate chain (trusted: ends at
          *     the local CA or a configured trust anchor), its RFC 3161 timestamp (the built-in TSA is labelled local), its
@@ -2010,7 +2042,8 @@ export interface paths {
          * Upload a seal image (PNG, JPEG or GIF, at most 1 MB and 2000 × 2000 pixels).
          * @description `multipart/form-data`: `file` and `name` (at most 50 characters; defaults to the file name). Kinds are decided
          *     by content (415 `FILE_TYPE_NOT_ALLOWED` otherwise; a broken image 422 `SIGNING_IMAGE_INVALID`). At most 10
-         *     images per user (422 `SEAL_IMAGE_LIMIT`).
+         *     images per user (422 `SEAL_IMAGE_LIMIT`). The file is inspected in the PDF workers as uploads are (503
+         *     `PDF_WORK_BUSY` when too many wait).
          */
         post: operations["createMySealImage"];
         delete?: never;
@@ -2105,7 +2138,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -2159,16 +2192,32 @@ export interface components {
                      * @description Id of the terms in force, when the user agrees to them now.
                      */
                     acceptTermId?: string;
+                    refreshTokenDelivery?: components["schemas"]["RefreshTokenDelivery"];
                 };
             };
         };
+        /**
+         * @description How the refresh token is handed over. `body` (the default, for the CLI and integrators): in the response's
+         *     `refreshToken`. `cookie` (the web workbench): in an `HttpOnly; SameSite=Strict` cookie
+         *     `keiyaku_refresh_token` with `Path=/core/v1/auth` (`Secure` over https), out of page scripts' reach; the
+         *     response then has no `refreshToken`.
+         * @default body
+         * @enum {string}
+         */
+        RefreshTokenDelivery: "body" | "cookie";
         RefreshRequest: {
             data: {
                 /** @constant */
                 type: "Auth";
                 attributes: {
+                    /**
+                     * @description The current access token (it may be expired). Required with the cookie too: a page of another
+                     *     site cannot read it, so it cannot make the browser refresh (nor does SameSite=Strict send it).
+                     */
                     authorizationToken: string;
-                    refreshToken: string;
+                    /** @description Omitted by cookie clients; the `keiyaku_refresh_token` cookie is read instead. */
+                    refreshToken?: string;
+                    refreshTokenDelivery?: components["schemas"]["RefreshTokenDelivery"];
                 };
             };
         };
@@ -2179,8 +2228,11 @@ export interface components {
                 attributes: {
                     /** @description JWT (HS256); claims include exp (seconds), uid (user id, a string), oid, sid. */
                     authorizationToken: string;
-                    /** @description Opaque; works once. */
-                    refreshToken: string;
+                    /**
+                     * @description Opaque; works once (see refreshAuth for the grace window). Absent when the request asked for
+                     *     `refreshTokenDelivery: cookie` (or refreshed with the cookie): the cookie carries it instead.
+                     */
+                    refreshToken?: string;
                 };
             };
         };
@@ -2195,6 +2247,7 @@ export interface components {
                     passwordConfirmation: string;
                     /** Format: uuid */
                     acceptTermId?: string;
+                    refreshTokenDelivery?: components["schemas"]["RefreshTokenDelivery"];
                 };
             };
         };
@@ -4421,6 +4474,43 @@ export interface components {
                 "application/vnd.api+json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description Too many PDFs are being processed (`PDF_WORK_BUSY`, `VERIFICATION_BUSY`); `Retry-After` says after how many seconds to try again. */
+        Busy: {
+            headers: {
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The body is not well-formed (`MALFORMED_REQUEST`), e.g. broken JSON. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The body is over the size limit of this operation (`REQUEST_TOO_LARGE`). */
+        TooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The body has a media type this operation does not read (`UNSUPPORTED_MEDIA_TYPE`). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Unexpected failure; only the traceId is told. */
         ServerError: {
             headers: {
@@ -4492,8 +4582,11 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
@@ -4542,7 +4635,10 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -4569,8 +4665,11 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
@@ -4598,7 +4697,11 @@ export interface operations {
                     "application/json": components["schemas"]["SignUpResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4644,7 +4747,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4668,8 +4775,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4693,8 +4804,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4718,7 +4833,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4765,9 +4884,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4816,8 +4939,11 @@ export interface operations {
                     "application/json": components["schemas"]["IpRestrictionList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -4867,9 +4993,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -4896,9 +5025,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -4976,9 +5108,12 @@ export interface operations {
                     "application/json": components["schemas"]["PasswordPolicyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5111,10 +5246,13 @@ export interface operations {
                     "application/json": components["schemas"]["MailTemplateResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5146,9 +5284,12 @@ export interface operations {
                     "application/json": components["schemas"]["MailPreviewResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5270,8 +5411,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5352,10 +5496,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5384,10 +5531,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5416,10 +5566,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5448,10 +5601,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5480,10 +5636,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5512,10 +5671,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5538,9 +5700,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5599,8 +5764,11 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5682,10 +5850,13 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5749,10 +5920,13 @@ export interface operations {
                     "application/json": components["schemas"]["GroupMemberResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5808,9 +5982,12 @@ export interface operations {
                     "application/json": components["schemas"]["GroupMemberResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5869,8 +6046,11 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -5952,10 +6132,13 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6020,6 +6203,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchImportResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
@@ -6082,6 +6266,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchImportResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
@@ -6148,8 +6333,11 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6231,10 +6419,13 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6377,6 +6568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["ServerError"];
         };
     };
     getReadiness: {
@@ -6397,6 +6589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            500: components["responses"]["ServerError"];
             /** @description Not ready. */
             503: {
                 headers: {
@@ -6464,9 +6657,12 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6548,10 +6744,13 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6580,10 +6779,13 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6645,10 +6847,13 @@ export interface operations {
                     "application/json": components["schemas"]["WorkspaceResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6705,10 +6910,13 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6776,8 +6984,11 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6806,8 +7017,11 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6863,10 +7077,13 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6895,10 +7112,13 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6927,10 +7147,13 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -6959,10 +7182,13 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7026,6 +7252,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7033,7 +7260,9 @@ export interface operations {
             413: components["responses"]["Invalid"];
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Busy"];
         };
     };
     getDocument: {
@@ -7087,10 +7316,13 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7152,10 +7384,13 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7184,6 +7419,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -7191,7 +7427,9 @@ export interface operations {
             413: components["responses"]["Invalid"];
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Busy"];
         };
     };
     getDocumentTasks: {
@@ -7217,6 +7455,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7244,10 +7483,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7309,10 +7551,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7341,10 +7586,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7373,10 +7621,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7405,10 +7656,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7437,10 +7691,13 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7499,9 +7756,12 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentTemplateResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7583,10 +7843,13 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentTemplateResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7645,9 +7908,12 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowTemplateResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7728,10 +7994,13 @@ export interface operations {
                     "application/json": components["schemas"]["BusinessFlowTemplateResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -7760,12 +8029,15 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
-            429: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
             502: components["responses"]["ServerError"];
             503: components["responses"]["ServerError"];
@@ -7791,12 +8063,15 @@ export interface operations {
                     "application/json": components["schemas"]["SigningCodeResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
-            429: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7893,8 +8168,12 @@ export interface operations {
                     "application/json": components["schemas"]["LongTermRenewalResult"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7920,13 +8199,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerificationReportResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
-            503: components["responses"]["ServerError"];
+            503: components["responses"]["Busy"];
         };
     };
     getMyECertificate: {
@@ -7974,11 +8255,14 @@ export interface operations {
                     "application/json": components["schemas"]["ECertificateResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["Invalid"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -8049,9 +8333,12 @@ export interface operations {
                     "application/json": components["schemas"]["AgentResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -8077,6 +8364,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -8125,12 +8413,15 @@ export interface operations {
                     "application/json": components["schemas"]["SealImageResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["Invalid"];
             415: components["responses"]["Invalid"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Busy"];
         };
     };
     getMySealImageContent: {
@@ -8158,6 +8449,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -8182,6 +8474,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -8201,8 +8494,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -8226,7 +8524,11 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };

@@ -3,11 +3,14 @@ import type { Context, Middleware } from 'koa';
 import { type PlanFeature, planHasFeature } from '../access/plans.ts';
 import { hasPermission, type Permission } from '../access/permissions.ts';
 import { ipAllowed } from '../access/ip.ts';
+import type { RateLimiter, RouteRateLimit } from '../access/rate-limits.ts';
 import { AppError, type FieldError } from '../http/errors.ts';
 import type { Principal, RequestContext } from '../http/context.ts';
+import { refuseInvalidCharacters } from '../http/invalid-characters.ts';
 import { MultipartRequest } from '../http/multipart-body.ts';
 import type { operations } from './api.gen.ts';
 import { type Contract, type ContractOperation, pointersOf } from './document.ts';
+import { undeclaredPipelineStatuses } from './pipeline-statuses.ts';
 
 type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
@@ -36,6 +39,8 @@ export interface OperationInput<K extends OperationId> {
   params: Params<K, 'path'>;
   query: Params<K, 'query'>;
   req: RequestContext;
+  /** A cookie of the request by name (only the web's refresh-token cookie is read: core/auth/routes.ts). */
+  cookie(name: string): string | undefined;
 }
 
 /** Input of an operation that declares bearer security: the principal is always there. */
@@ -48,12 +53,24 @@ export interface OperationResult {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Cookies to set (a null value clears one); always HttpOnly and SameSite=Strict, Secure over https. */
+  cookies?: ResponseCookie[];
+}
+
+/** A cookie an operation sets: the only kind is the web's refresh-token cookie, out of page scripts' reach. */
+export interface ResponseCookie {
+  name: string;
+  value: string | null;
+  path: string;
+  maxAgeMs?: number;
 }
 
 /** Route metadata: permission and plan gates are declared here, not in handlers. */
 export interface RouteOptions {
   permission?: Permission;
   feature?: PlanFeature;
+  /** Limits counted after validation, before the handler (core/access/rate-limits.ts): 429 TOO_MANY_REQUESTS. */
+  rateLimit?: readonly RouteRateLimit[];
 }
 
 export type Handler<K extends OperationId> = (input: AuthedInput<K>) => Promise<OperationResult>;
@@ -69,7 +86,7 @@ export interface UnboundOperation {
 
 /**
  * Binds handlers to contract operations by operationId. The pipeline per route is the one DESIGN.md lists:
- * authentication, IP restriction, plan feature, permission, request validation, handler.
+ * authentication, IP restriction, plan feature, permission, request validation, rate limits, handler.
  */
 export class ApiRouter {
   private readonly bound = new Map<string, { options: RouteOptions; handler: Handler<never> }>();
@@ -77,6 +94,7 @@ export class ApiRouter {
   constructor(
     readonly contract: Contract,
     private readonly authenticate: Authenticator,
+    private readonly rateLimiter: RateLimiter | null = null,
   ) {}
 
   operation<K extends OperationId>(operationId: K, options: RouteOptions, handler: Handler<K>): void;
@@ -90,6 +108,7 @@ export class ApiRouter {
     const handler = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler!;
     this.contract.operation(operationId); // fails fast on a name the contract lacks
     if (this.bound.has(operationId)) throw new Error(`operation ${operationId} bound twice`);
+    if (options.rateLimit?.length && !this.rateLimiter) throw new Error(`operation ${operationId}: no rate limiter`);
     this.bound.set(operationId, { options, handler: handler as Handler<never> });
   }
 
@@ -97,7 +116,15 @@ export class ApiRouter {
     return this.bound.has(operationId);
   }
 
-  /** Builds the Koa router; every contract operation must be bound or listed as unbound. */
+  /** Whether the operation declares a rate limit (so its contract must list 429). */
+  isRateLimited(operationId: string): boolean {
+    return (this.bound.get(operationId)?.options.rateLimit?.length ?? 0) > 0;
+  }
+
+  /**
+   * Builds the Koa router; every contract operation must be bound or listed as unbound, and declare every status
+   * the shared pipeline can answer for it (core/contract/pipeline-statuses.ts).
+   */
   routes(unbound: UnboundOperation[] = []): Middleware {
     const router = new Router();
     const skipped = new Set(unbound.map((u) => u.operationId));
@@ -105,6 +132,10 @@ export class ApiRouter {
       const entry = this.bound.get(op.operationId);
       if (!entry && !skipped.has(op.operationId)) {
         throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
+      }
+      const undeclared = undeclaredPipelineStatuses(op, { rateLimited: this.isRateLimited(op.operationId) });
+      if (undeclared.length > 0) {
+        throw new Error(`openapi.yaml operation ${op.operationId} does not declare ${undeclared.join(', ')}`);
       }
       const koaPath = op.base + op.path.replace(/\{(\w+)\}/g, ':$1');
       const middleware = entry ? this.pipeline(op, entry.options, entry.handler) : this.unavailable(op);
@@ -141,11 +172,18 @@ export class ApiRouter {
         body: op.hasBody ? this.validBody(op, ctx.request.body) : undefined,
         req,
         principal,
+        cookie: (name: string) => ctx.cookies.get(name),
       };
+      const refund = options.rateLimit ? await this.rateLimiter!.consume(options.rateLimit, input) : null;
       const result = await handler(input as never);
+      await refund?.();
       const status = result.status ?? Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? 200);
       ctx.status = status;
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+      for (const { name, value, path, maxAgeMs } of result.cookies ?? []) {
+        const options = { path, maxAge: maxAgeMs, httpOnly: true, sameSite: 'strict', secure: ctx.secure } as const;
+        ctx.cookies.set(name, value, options);
+      }
       if (result.body !== undefined) ctx.body = result.body;
       else if (status !== 204) {
         // Without an explicit null body Koa answers e.g. 202 with its status text as text/plain ("Accepted").
@@ -158,6 +196,9 @@ export class ApiRouter {
 
   private validParameters(op: ContractOperation, location: 'path' | 'query', raw: unknown): unknown {
     const value = { ...(raw as object) };
+    // "%00" decodes to NUL in a path or query value; undeclared parameters are ignored, as the handler ignores them.
+    const declared = op.parameters.filter((p) => p.in === location).map((p) => p.name);
+    refuseInvalidCharacters(value, declared);
     const validate = this.contract.parameterValidator(op, location);
     if (validate(value)) return value;
     throw AppError.invalid(
@@ -179,6 +220,7 @@ export class ApiRouter {
     const acceptsCsv = op.requestMediaTypes.includes('text/csv');
     if (Buffer.isBuffer(body) !== acceptsCsv) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
     if (acceptsCsv) return body;
+    refuseInvalidCharacters(body); // before the schema: "\u0000" and "\ud800" are valid JSON strings
     const errors = this.contract.validateBody(op, body ?? {});
     if (!errors) return body;
     throw AppError.invalid(

@@ -45,6 +45,11 @@ export const ERROR_CATALOGUE = {
     ja: 'ログインに続けて失敗したため、アカウントをロックしました。約15分後に再度お試しください。',
     en: 'The account is locked after repeated failures. Please try again in about 15 minutes.',
   },
+  TOO_MANY_REQUESTS: {
+    status: 429,
+    ja: 'リクエストが多すぎます。しばらく待ってから再度お試しください。',
+    en: 'Too many requests. Please wait a while and try again.',
+  },
   INITIAL_PASSWORD_CHANGE_REQUIRED: {
     status: 403,
     ja: '初回ログインのため、パスワードを変更してください。',
@@ -165,6 +170,21 @@ export const ERROR_CATALOGUE = {
     status: 415,
     ja: 'この形式には対応していません。',
     en: 'This content type is not supported.',
+  },
+  REQUEST_HEADER_TOO_LARGE: {
+    status: 431,
+    ja: 'リクエストのヘッダーまたはアドレスが長すぎます。',
+    en: 'The request headers or URL are too long.',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    ja: 'リクエストを時間内に受信できませんでした。再度お試しください。',
+    en: 'The request was not received in time. Please try again.',
+  },
+  INVALID_CHARACTERS: {
+    status: 422,
+    ja: '使用できない文字（制御文字など）が含まれています。',
+    en: 'The input contains characters that cannot be used (such as control characters).',
   },
   IP_RESTRICTION_INVALID: {
     status: 422,
@@ -746,6 +766,11 @@ export const ERROR_CATALOGUE = {
     ja: 'このタスクの担当者ではありません。',
     en: 'This task is not assigned to you.',
   },
+  TASK_RULE_CHANGE_FORBIDDEN: {
+    status: 403,
+    ja: '開始済みのタスクの担当者・役割・署名方法は、ワークスペースを所有する組織の管理者だけが変更できます。',
+    en: "Only an administrator of the workspace's owner organization can change the assignee, role or signing method of a task under way.",
+  },
   TASK_TYPE_MISMATCH: {
     status: 409,
     ja: 'このタスクの種類ではこの操作はできません。',
@@ -860,6 +885,16 @@ export const ERROR_CATALOGUE = {
     status: 503,
     ja: '検証の処理が混み合っています。時間をおいて再度お試しください。',
     en: 'Too many verifications are running. Please try again later.',
+  },
+  PDF_TOO_COMPLEX: {
+    status: 422,
+    ja: 'PDFが処理の上限（展開後の大きさ、オブジェクト数、入れ子の深さ、処理時間）を超えているため、処理できません。',
+    en: 'The PDF exceeds the processing limits (inflated size, objects, nesting or time), so it cannot be processed.',
+  },
+  PDF_WORK_BUSY: {
+    status: 503,
+    ja: 'PDFの処理が混み合っています。時間をおいて再度お試しください。',
+    en: 'Too many PDFs are being processed. Please try again later.',
   },
   SIGNING_CODE_REQUIRED: {
     status: 422,

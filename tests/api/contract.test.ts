@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../core/contract/document.ts';
+import { pipelineStatuses, undeclaredPipelineStatuses } from '../../core/contract/pipeline-statuses.ts';
 import { ERROR_CATALOGUE } from '../../core/http/errors.ts';
 import { ContractViolation, TestClient } from '../helpers/client.ts';
 
@@ -62,5 +63,20 @@ describe('the contract', () => {
     expect(() => client.check('signIn', 401, 'application/vnd.api+json', error)).toThrow(ContractViolation);
     const fresh = { data: { type: 'Auth', attributes: { authorizationToken: 'a', refreshToken: 'r' } } };
     expect(() => client.check('signIn', 201, 'application/json', fresh)).not.toThrow();
+  });
+  it('declares on every operation each status the shared pipeline can answer (auth, validation, body readers, 500)', () => {
+    const gaps = [...contract.operations.values()]
+      .map((op) => ({ operationId: op.operationId, undeclared: undeclaredPipelineStatuses(op) }))
+      .filter((gap) => gap.undeclared.length > 0);
+    expect(gaps).toEqual([]);
+    expect(pipelineStatuses(contract.operation('signIn'), { rateLimited: true })).toEqual([
+      '400',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+    ]);
+    expect(pipelineStatuses(contract.operation('getMailTemplate'))).toEqual(['401', '403', '404', '422', '500']);
   });
 });

@@ -39,12 +39,16 @@ export async function startApp(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keiyaku-test-'));
   const config = loadConfig({
     KEIYAKU_DATA_DIR: dataDir,
-    KEIYAKU_MASTER_KEY: randomBytes(32).toString('base64'),
+    // The database's secrets (and its key check value) are sealed under its first app's key: a later app keeps it.
+    KEIYAKU_MASTER_KEY: (shared?.service.deps.config.masterKey ?? randomBytes(32)).toString('base64'),
     PORT: '0',
     HOST: '127.0.0.1',
-    TRUST_PROXY: 'true',
+    TRUSTED_PROXIES: '127.0.0.1,::1', // the tests' own requests may claim a client address with X-Forwarded-For
     LOG_LEVEL: process.env.KEIYAKU_TEST_LOG ?? 'silent',
     KEIYAKU_PLUGIN_MAIL_RETRY_DELAY_SECONDS: '1',
+    // Test files sign up and sign in from one address far more often than people do; the rate-limit tests run with
+    // KEIYAKU_RATE_LIMIT_SCALE=1, the production budgets.
+    KEIYAKU_RATE_LIMIT_SCALE: '1000',
     ...options.env,
   });
   config.database = shared ? shared.service.deps.config.database : isolated!.config;

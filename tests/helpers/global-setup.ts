@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../core/config.ts';
-import { openDatabase } from '../../core/db/index.ts';
+import { type Database, openDatabase } from '../../core/db/index.ts';
 import { createLogger } from '../../core/log.ts';
 import { createService } from '../../core/service.ts';
 import { adminQuery, databaseUrl, type TestDbKind } from './databases.ts';
@@ -13,6 +13,15 @@ declare module 'vitest' {
     dbKind: TestDbKind;
     dbTemplate: string;
   }
+}
+
+/**
+ * Each test app runs under its own random master key; the template's key check value (stored under the setup's
+ * key) is removed so that every copy stores its app's value on first start, as a new database does.
+ */
+async function forgetKeyCheck(database: Database): Promise<void> {
+  await database.knex('master_key_check').delete();
+  await database.close();
 }
 
 /**
@@ -31,6 +40,7 @@ export default async function setup(project: TestProject) {
     config.database = { kind: 'postgres', url: databaseUrl(name) };
     const service = await createService(config, { logger });
     await service.close();
+    await forgetKeyCheck(await openDatabase(config.database));
     project.provide('dbKind', 'postgres');
     project.provide('dbTemplate', name);
     rmSync(dataDir, { recursive: true, force: true });
@@ -40,6 +50,7 @@ export default async function setup(project: TestProject) {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   const service = await createService(config, { logger, database });
   await service.close();
+  await database.knex('master_key_check').delete();
   const dump = await database.pglite!.dumpDataDir('none');
   const file = path.join(dataDir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

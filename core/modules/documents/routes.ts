@@ -3,6 +3,7 @@
  * re-upload. Uploads are multipart (core/http/multipart-body.ts), read only after the caller's access is checked,
  * with the limits of the `document` place (core/files/upload-limits.ts).
  */
+import { perUser } from '../../access/rate-limits.ts';
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { UPLOAD_LIMITS } from '../../files/upload-limits.ts';
@@ -22,12 +23,13 @@ import { createDocument } from './upload.ts';
 export function documentRoutes(api: ApiRouter, deps: CoreDeps): void {
   const { knex } = deps;
   const limit = UPLOAD_LIMITS.document;
+  const uploadLimits = { rateLimit: [perUser('uploadsPerUser')] };
 
   api.operation('listBusinessFlowDocuments', async ({ principal, params, query }) => ({
     body: await listFlowDocuments(knex, principal, params.businessFlowId, query),
   }));
 
-  api.operation('uploadDocument', async ({ principal, params, body, req }) => {
+  api.operation('uploadDocument', uploadLimits, async ({ principal, params, body, req }) => {
     // Refuse before reading the file: no access, no edit rights, or a cancelled flow.
     const { access, flow } = await flowAccess(knex, principal, params.businessFlowId);
     assertCanEdit(access);
@@ -67,7 +69,7 @@ export function documentRoutes(api: ApiRouter, deps: CoreDeps): void {
     return { body: await documentBody(knex, principal, params.documentId) };
   });
 
-  api.operation('reuploadDocument', async ({ principal, params, body, req }) => {
+  api.operation('reuploadDocument', uploadLimits, async ({ principal, params, body, req }) => {
     const { access, flow, document } = await documentAccess(knex, principal, params.documentId);
     assertCanEdit(access);
     if (flow.status === 'cancelled') throw new AppError('BUSINESS_FLOW_CANCELLED');

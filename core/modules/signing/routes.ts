@@ -2,6 +2,7 @@
  * Signing routes: sign a task, two-factor codes, signature types, verification reports, the caller's seal images,
  * e-certificate and agents, and e-mail arrival confirmation.
  */
+import { perIp, perUser } from '../../access/rate-limits.ts';
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { assertScanAllowsUse, latestVersion } from '../../files/scan.ts';
@@ -39,13 +40,19 @@ async function readForm(body: unknown, place: keyof typeof UPLOAD_LIMITS) {
 
 export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
   const { knex } = deps;
+  const signingLimits = { rateLimit: [perUser('signingFailuresPerUser')] };
+  const codeLimits = { rateLimit: [perUser('signingCodePerUser')] }; // each request sends an SMS or a mail
+  const verificationLimits = { rateLimit: [perUser('verificationsPerUser')] };
+  const uploadLimits = { rateLimit: [perUser('uploadsPerUser')] };
+  const confirmationMailLimits = { rateLimit: [perUser('confirmationMailPerUser')] };
+  const confirmationLinkLimits = { rateLimit: [perIp('confirmationLinkPerIp')] };
 
-  api.operation('signTask', async ({ principal, params, body, req }) => {
+  api.operation('signTask', signingLimits, async ({ principal, params, body, req }) => {
     await signTask(deps, principal, documentActorOf(principal, req), params.taskId, body.data.attributes);
     return { body: await taskBody(knex, principal, params.taskId) };
   });
 
-  api.operation('requestSigningCode', async ({ principal, params, req }) => {
+  api.operation('requestSigningCode', codeLimits, async ({ principal, params, req }) => {
     const sent = await knex.transaction((trx) =>
       requestSigningCode(deps, trx, principal, documentActorOf(principal, req), params.taskId),
     );
@@ -83,7 +90,7 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
     return { body: verificationBody(report) };
   });
 
-  api.operation('verifySignatures', async ({ body }) => {
+  api.operation('verifySignatures', verificationLimits, async ({ body }) => {
     const { file } = await readForm(body, 'verification');
     if (!file) throw new AppError('FILE_REQUIRED', { pointer: '/file' });
     // The upload inspection parses the PDF too, so it runs in the PDF worker with the verification, in one budget.
@@ -105,7 +112,7 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
     return { body: { data: rows.map(sealImageResource), meta: { maximum: SEAL_IMAGE_MAXIMUM } } };
   });
 
-  api.operation('createMySealImage', async ({ principal, body, req }) => {
+  api.operation('createMySealImage', uploadLimits, async ({ principal, body, req }) => {
     const { file, fields } = await readForm(body, 'seal-image');
     return { status: 201, body: { data: await createSealImage(deps, principal, req, file, fields.name) } };
   });
@@ -129,7 +136,7 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
     body: { data: eCertificateResource(await myECertificate(knex, principal.userId), deps.clock.now()) },
   }));
 
-  api.operation('registerMyECertificate', async ({ principal, body, req }) => {
+  api.operation('registerMyECertificate', uploadLimits, async ({ principal, body, req }) => {
     const { file, fields } = await readForm(body, 'e-certificate');
     const row = await registerECertificate(deps, principal, req, {
       file: file?.bytes ?? null,
@@ -159,12 +166,12 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   // ---- e-mail arrival confirmation ----
-  api.operation('requestEmailConfirmation', async ({ principal, req }) => {
+  api.operation('requestEmailConfirmation', confirmationMailLimits, async ({ principal, req }) => {
     await requestEmailConfirmation(deps, principal, req);
     return { status: 202 };
   });
 
-  api.operation('confirmEmail', async ({ body, req }) => {
+  api.operation('confirmEmail', confirmationLinkLimits, async ({ body, req }) => {
     await knex.transaction((trx) => confirmEmail(deps, trx, req, body.data.attributes.token));
     return { status: 204 };
   });
