@@ -22,8 +22,8 @@ import { parsePemBundle, type TrustStore } from './verify.ts';
 export interface SigningEngine extends SigningServices {
   pki: LocalPki;
   /**
-   * Loads (or issues) every key the engine may need, so signing inside a transaction never asks the database for a
-   * connection of its own (the embedded PGlite has exactly one). Cheap once done.
+   * Loads (or issues) every key the engine may need, so a signature finds them ready and never issues a key halfway
+   * through a request. Cheap once done.
    */
   warm(): Promise<void>;
   trust(): Promise<TrustStore>;

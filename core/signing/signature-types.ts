@@ -3,8 +3,11 @@
  * (`signatureTypes: [...]`). A sign task names its type (tasks.signature_type); the signing module checks the
  * common rules (task runnable, e-mail confirmed, placements inside the page, two-factor code when the task asks for
  * one), then hands the type the document and the signer, and stores what it returns as the next revision.
+ * A type signs with no database transaction open (it calls the TSA, fetches revocation data and hands PDF work to
+ * the worker pool, all of which take time): it gets no database handle and reaches the world only through
+ * SigningServices. The signing module writes the result in a short transaction of its own afterwards.
  */
-import type { Knex } from 'knex';
+import type { PdfWorkPool } from '../pdf-work/pool.ts';
 import type { Appearance, PadesLevel, RevocationSource, SigningKey, TimestampAuthority } from './types.ts';
 
 /** The signature type codes of the spec. */
@@ -29,9 +32,11 @@ export interface Signer {
   ipAddress: string | null;
 }
 
-/** What the signing module hands a type: the latest revision and the validated visible elements. */
+/**
+ * What the signing module hands a type: the latest revision and the validated visible elements. Everything a type
+ * needs from the database is read beforehand and carried here; no transaction is open while the type signs.
+ */
 export interface SignatureRequest {
-  trx: Knex.Transaction;
   documentId: string;
   taskId: string;
   pdf: Uint8Array;
@@ -71,6 +76,8 @@ export interface SigningServices {
   revocation: RevocationSource;
   /** AES-256-GCM envelopes under the master key (for private keys at rest). */
   secrets: { seal(plain: Uint8Array): Uint8Array; open(envelope: Uint8Array): Uint8Array };
+  /** The PDF worker pool: hand it to signPdf and addDocumentTimestamp so the PDF work runs off the event loop. */
+  pdfWork: PdfWorkPool;
 }
 
 export interface SignatureType {
@@ -84,5 +91,9 @@ export interface SignatureType {
   padesLevel: PadesLevel | 'document-timestamp';
   /** A visible element the type cannot do without: 'seal' (seal image), 'handwritten', or none. */
   requiredPlacement: 'seal' | 'handwritten' | null;
+  /**
+   * Signs `request.pdf` and returns the new revision; runs outside any database transaction and may be called
+   * again with a newer revision when a parallel signer stored one first, so it must not write anything itself.
+   */
   sign(request: SignatureRequest, services: SigningServices): Promise<SignatureOutcome>;
 }

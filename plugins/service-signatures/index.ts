@@ -58,7 +58,7 @@ const timestampOnly: SignatureType = {
   requiredPlacement: null,
   padesLevel: 'document-timestamp',
   async sign(request, services) {
-    const stamped = await addDocumentTimestamp(request.pdf, services.tsa);
+    const stamped = await addDocumentTimestamp(request.pdf, services.tsa, services.pdfWork);
     return {
       pdf: stamped.pdf,
       level: 'document-timestamp',

@@ -3,13 +3,16 @@
  * validation data and a new document timestamp (an incremental update stored as a new version, kind 'ltv'). The
  * service runs the due renewals every hour; administrators can run them at once and read a re-verification report.
  * A renewal that would not move the deadline is recorded once and stalls the row (stalled_at): the hourly run skips
- * it, an administrator's run tries it again, a successful renewal clears it.
+ * it, an administrator's run tries it again, a successful renewal clears it. A renewal extends the document (PDF
+ * work, revocation fetches, the TSA call) with no database transaction open and records the result in a short one
+ * (DESIGN.md "Untrusted input and CPU work").
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { VerificationReport } from '../../signing/types.ts';
-import { latestVersion } from '../../files/scan.ts';
+import type { StoredBlob } from '../../files/blob-store.ts';
+import { type DocumentVersionRow, latestVersion } from '../../files/scan.ts';
 import { extendToLta } from '../../signing/pades.ts';
 import { storeRevision } from './revisions.ts';
 
@@ -24,45 +27,100 @@ interface LongTermRow {
   stalled_at: Date | null;
 }
 
-/** Renews one document in its own transaction; returns the error message when it failed (recorded on the row). */
+/** Renewals made in all for one document when signers keep storing newer versions of it first. */
+const MAX_RENEWAL_ATTEMPTS = 3;
+
+/** A renewal made on one version: its new timestamp's deadline, the schedule after it, whether that moves. */
+interface Renewal {
+  base: DocumentVersionRow;
+  notAfter: Date;
+  schedule: ReturnType<typeof scheduleOf>;
+  effective: boolean;
+  /** The extended PDF in the file store (blob first); only an effective renewal is stored. */
+  blob: StoredBlob | null;
+}
+
+/**
+ * Extends `base` to B-LTA with no transaction open (PDF work in the worker pool, revocation fetches, the TSA call),
+ * and writes the result to the file store when it moves the deadline `row` has.
+ */
+async function extendVersion(deps: CoreDeps, row: LongTermRow, base: DocumentVersionRow): Promise<Renewal> {
+  const pdf = new Uint8Array(await deps.files.read(base.sha256));
+  const renewed = await extendToLta(pdf, deps.signing.tsa, deps.signing.revocation, deps.pdfWork);
+  const now = deps.clock.now();
+  const schedule = scheduleOf(deps, renewed.genTime, renewed.notAfter, now);
+  const effective =
+    schedule.next_renewal_at.getTime() > new Date(row.next_renewal_at).getTime() &&
+    schedule.next_renewal_at.getTime() > now.getTime();
+  const blob = effective ? await deps.files.put(Buffer.from(renewed.pdf)) : null;
+  return { base, notAfter: renewed.notAfter, schedule, effective, blob };
+}
+
+/**
+ * Records a renewal in one short transaction. Returns { error } when done (null, or the stall message of an
+ * ineffective renewal), or { newer } when the document got a newer version meanwhile (nothing written: extend that
+ * one). A row renewed or rescheduled meanwhile (another run, a new long-term signature) needs nothing more.
+ */
+async function recordRenewal(
+  deps: CoreDeps,
+  seen: LongTermRow,
+  renewal: Renewal,
+): Promise<{ error: string | null } | { newer: DocumentVersionRow }> {
+  const documentId = seen.document_id;
+  return deps.knex.transaction(async (trx) => {
+    // The document before the schedule row: the order signing locks them in, so the two never deadlock.
+    const document = await trx('documents').where({ id: documentId }).forUpdate().first('id');
+    const row = (await trx('long_term_documents').where({ document_id: documentId }).forUpdate().first()) as
+      LongTermRow | undefined;
+    if (!document || !row) return { error: null };
+    if (new Date(row.next_renewal_at).getTime() !== new Date(seen.next_renewal_at).getTime()) return { error: null };
+    const now = deps.clock.now();
+    if (!renewal.effective) return { error: await recordIneffective(deps, trx, row, renewal.notAfter, now) };
+    const latest = await latestVersion(trx, documentId);
+    if (latest.id !== renewal.base.id || latest.sha256 !== renewal.base.sha256) return { newer: latest };
+    const stored = await storeRevision(deps, trx, renewal.base, renewal.blob!, {
+      kind: 'ltv',
+      padesLevel: 'B-LTA',
+      uploadedBy: null,
+      detail: 'long-term renewal',
+    });
+    await trx('long_term_documents').where({ document_id: documentId }).update(renewal.schedule);
+    await deps.oplog.append(trx, null, {
+      action: 'document.long_term_renewed',
+      organizationId: row.organization_id,
+      targetType: 'document',
+      targetId: document.id,
+      details: {
+        version: stored.version,
+        sha256: stored.sha256,
+        timestampNotAfter: renewal.notAfter.toISOString(),
+      },
+    });
+    return { error: null };
+  });
+}
+
+/**
+ * Renews one document: the slow part with no transaction open, the record in a short one (signing again on a newer
+ * version a signer stored meanwhile, at most MAX_RENEWAL_ATTEMPTS times). Returns the error message when it failed
+ * (recorded on the row).
+ */
 async function renewOne(deps: CoreDeps, documentId: string): Promise<string | null> {
   try {
-    return await deps.knex.transaction(async (trx) => {
-      const row = (await trx('long_term_documents').where({ document_id: documentId }).forUpdate().first()) as
-        LongTermRow | undefined;
-      if (!row) return null;
-      const document = await trx('documents').where({ id: documentId }).forUpdate().first();
-      const version = await latestVersion(trx, documentId);
-      const pdf = new Uint8Array(await deps.files.read(version.sha256));
-      const renewed = await extendToLta(pdf, deps.signing.tsa, deps.signing.revocation);
-      const now = deps.clock.now();
-      const schedule = scheduleOf(deps, renewed.genTime, renewed.notAfter, now);
-      if (
-        schedule.next_renewal_at.getTime() <= new Date(row.next_renewal_at).getTime() ||
-        schedule.next_renewal_at.getTime() <= now.getTime()
-      ) {
-        return recordIneffective(deps, trx, row, renewed.notAfter, now);
+    const row = (await deps.knex('long_term_documents').where({ document_id: documentId }).first()) as
+      LongTermRow | undefined;
+    if (!row) return null;
+    let version = await latestVersion(deps.knex, documentId);
+    for (let attempt = 1; ; attempt++) {
+      const result = await recordRenewal(deps, row, await extendVersion(deps, row, version));
+      if ('error' in result) return result.error;
+      if (attempt >= MAX_RENEWAL_ATTEMPTS) {
+        throw new AppError('UPDATED_BY_ANOTHER_USER', {
+          detail: `the document got a newer version during each of ${MAX_RENEWAL_ATTEMPTS} renewals`,
+        });
       }
-      const stored = await storeRevision(deps, trx, version, renewed.pdf, {
-        kind: 'ltv',
-        padesLevel: 'B-LTA',
-        uploadedBy: null,
-        detail: 'long-term renewal',
-      });
-      await trx('long_term_documents').where({ document_id: documentId }).update(schedule);
-      await deps.oplog.append(trx, null, {
-        action: 'document.long_term_renewed',
-        organizationId: row.organization_id,
-        targetType: 'document',
-        targetId: document.id,
-        details: {
-          version: stored.version,
-          sha256: stored.sha256,
-          timestampNotAfter: renewed.notAfter.toISOString(),
-        },
-      });
-      return null;
-    });
+      version = result.newer;
+    }
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     await deps
