@@ -338,6 +338,28 @@ describe('uploads: the size unit and hidden characters in file names', () => {
     });
     expect([result.status, fieldErrors(result.body)]).toEqual([422, [['INVALID_CHARACTERS', '/name']]]);
   });
+
+  it('refuses an escaped NUL or lone surrogate inside the JSON of the properties field with 422 INVALID_CHARACTERS', async () => {
+    const { admin, businessFlowId } = await ownerWithFlow();
+    const propertyId = '0190f1a2-0000-7000-8000-000000000001';
+    const result = await callMultipart(app, 'uploadDocument', {
+      token: admin.token,
+      params: { businessFlowId },
+      form: await uploadForm({
+        properties: [
+          { propertyId, value: 'a\u0000' },
+          { propertyId, value: '\ud800' },
+        ],
+      }),
+    });
+    expect([result.status, fieldErrors(result.body)]).toEqual([
+      422,
+      [
+        ['INVALID_CHARACTERS', '/properties/0/value'],
+        ['INVALID_CHARACTERS', '/properties/1/value'],
+      ],
+    ]);
+  });
 });
 
 describe("what Node's parser refuses, answered as JSON:API errors", () => {

@@ -5,6 +5,7 @@
  */
 import { FILE_NAME_MAX_LENGTH, type UploadLimit } from '../../files/upload-limits.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
+import { invalidCharacterPointers } from '../../http/invalid-characters.ts';
 import { MultipartRequest, type UploadedFile } from '../../http/multipart-body.ts';
 import type { PropertyValueInput } from '../properties/values.ts';
 import { DOCUMENT_TYPES, type DocumentType } from './model.ts';
@@ -89,6 +90,14 @@ function propertiesOf(text: string | undefined, problems: FieldError[]): Propert
   }
   if (!Array.isArray(parsed)) {
     problems.push({ code: 'VALIDATION_FAILED', pointer: '/properties', detail: 'must be a JSON array' });
+    return [];
+  }
+  // The form field is JSON text of its own: "\u0000" and "\ud800" decode here, after the multipart reader's check.
+  const invalid = invalidCharacterPointers(parsed);
+  if (invalid.length > 0) {
+    problems.push(
+      ...invalid.map((pointer): FieldError => ({ code: 'INVALID_CHARACTERS', pointer: `/properties${pointer}` })),
+    );
     return [];
   }
   const values: PropertyValueInput[] = [];
