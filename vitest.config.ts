@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresReachable } from './tests/helpers/databases.ts';
 
@@ -35,6 +36,10 @@ export default defineConfig(async () => {
   const include = ['core/**/*.test.ts', 'plugins/**/*.test.ts', 'cli/**/*.test.ts', 'tests/**/*.test.ts'];
   return {
     test: {
+      // The default (cores - 1) gives one worker on a two-core CI machine, where most tests wait on PostgreSQL,
+      // Chromium or a child process rather than compute: two files at a time nearly halve the run, and the tests
+      // that time things measure against load (tests/api/pdf-bombs.test.ts).
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       reporters: ['default', './tests/helpers/summary-reporter.ts'],
       projects: withPostgres
         ? [
