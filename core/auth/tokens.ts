@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createSecrets } from '../crypto/secrets.ts';
 import { compactVerify, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../http/errors.ts';
 
@@ -77,31 +78,21 @@ export function hashOpaqueToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** AES-256-GCM key for the successor of a rotated refresh token, derived from that (never stored) token. */
-function successorKey(rotatedToken: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', rotatedToken, 'keiyaku', 'refresh-token-successor', 32));
-}
+/** The sealer of the successor of one rotated refresh token: its key derives from that (never stored) token. */
+const successorSecrets = (rotatedToken: string) => createSecrets(rotatedToken, 'refresh-token-successor');
 
 /**
  * Encrypts the refresh token issued in exchange for `rotatedToken` under a key only its holder can derive, bound to
- * the rotated row (`rowId`): iv (12 bytes) || tag (16) || ciphertext.
+ * the rotated row (`rowId`).
  */
 export function sealSuccessor(rotatedToken: string, rowId: string, successor: string): Buffer {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', successorKey(rotatedToken), iv);
-  cipher.setAAD(Buffer.from(rowId, 'utf8'));
-  const body = Buffer.concat([cipher.update(successor, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  return Buffer.from(successorSecrets(rotatedToken).seal(Buffer.from(successor, 'utf8'), rowId));
 }
 
 /** Decrypts what {@link sealSuccessor} sealed; null when the token, the row or the bytes do not match. */
 export function openSuccessor(rotatedToken: string, rowId: string, sealed: Buffer): string | null {
-  if (sealed.length < 29) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', successorKey(rotatedToken), sealed.subarray(0, 12));
-    decipher.setAAD(Buffer.from(rowId, 'utf8'));
-    decipher.setAuthTag(sealed.subarray(12, 28));
-    return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8');
+    return Buffer.from(successorSecrets(rotatedToken).open(sealed, rowId)).toString('utf8');
   } catch {
     return null;
   }
