@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { buildApp, InFlightRequests } from './app.ts';
 import { AccountRecovery } from './auth/recovery.ts';
 import { authRoutes } from './auth/routes.ts';
+import { GuestSessions } from './auth/guest-sessions.ts';
 import { Sessions } from './auth/sessions.ts';
 import { SignIn } from './auth/sign-in.ts';
 import { TokenSigner } from './auth/tokens.ts';
@@ -135,7 +136,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const contract = loadContract();
   const sessions = new Sessions(knex, new TokenSigner(config.masterKey, config.accessTokenTtlSeconds), clock, oplog);
   const rateLimiter = new RateLimiter(knex, config.rateLimitScale);
-  const api = new ApiRouter(contract, sessions.authenticator(), rateLimiter);
+  const guestSessions = new GuestSessions(knex, config.masterKey, clock);
+  const api = new ApiRouter(contract, sessions.authenticator(), rateLimiter, guestSessions.authenticator());
   const ready = async () => readiness(database, host);
   healthRoutes(api, ready);
   authRoutes(api, new SignIn(deps, sessions), sessions, new AccountRecovery(deps, sessions));

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { executeOnConnection } from '../db/index.ts';
-import type { Principal, RequestContext } from '../http/context.ts';
+import type { GuestPrincipal, Principal, RequestContext } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
 
 /** A budget of requests per fixed window. */
@@ -54,6 +54,8 @@ export type RateLimitName = keyof typeof RATE_LIMIT_POLICIES;
 export interface RateLimitInput {
   req: RequestContext;
   principal: Principal | null;
+  /** The one-time user of a guest operation. */
+  guest?: GuestPrincipal | null;
   body: unknown;
 }
 
@@ -72,10 +74,10 @@ function attribute(input: RateLimitInput, name: string): string | null {
 /** Counts per caller IP. */
 export const perIp = (policy: RateLimitName): RouteRateLimit => ({ policy, subject: ({ req }) => req.ip });
 
-/** Counts per signed-in user. */
+/** Counts per signed-in user, or per one-time user on a guest operation. */
 export const perUser = (policy: RateLimitName): RouteRateLimit => ({
   policy,
-  subject: ({ principal }) => principal?.userId ?? null,
+  subject: ({ principal, guest }) => principal?.userId ?? (guest ? `guest:${guest.oneTimeUserId}` : null),
 });
 
 /** Counts per caller IP and a body attribute together (a login ID). */

@@ -13,8 +13,13 @@ export interface ContractOperation {
   path: string;
   /** Server base the path hangs from (/core/v1, or / for health). */
   base: string;
-  /** Whether the operation declares bearer security (security: [] means public). */
+  /** Whether the operation declares security (security: [] means public). */
   authenticated: boolean;
+  /**
+   * Whether its security is the `guest` scheme: a one-time user's token, accepted only by these operations (and the
+   * `bearer` scheme's operations refuse it), see core/auth/guest-sessions.ts.
+   */
+  guest: boolean;
   parameters: { name: string; in: string; required: boolean; schema: Json }[];
   hasBody: boolean;
   /** Media types the request body may have (`application/json`, `text/csv` ...). */
@@ -67,6 +72,7 @@ export class Contract {
           path,
           base: base.replace(/\/$/, ''),
           authenticated: security.length > 0,
+          guest: security.some((requirement) => Object.keys(requirement as Json).includes('guest')),
           parameters: [...shared, ...((op.parameters as Json[]) ?? [])].map((p) => this.resolve(p)) as never,
           hasBody: Boolean(op.requestBody),
           requestMediaTypes: Object.keys((op.requestBody as Json | undefined)?.content ?? {}),

@@ -5,7 +5,7 @@ import { hasPermission, type Permission } from '../access/permissions.ts';
 import { ipAllowed } from '../access/ip.ts';
 import type { RateLimiter, RouteRateLimit } from '../access/rate-limits.ts';
 import { AppError, type FieldError } from '../http/errors.ts';
-import type { Principal, RequestContext } from '../http/context.ts';
+import type { GuestPrincipal, Principal, RequestContext } from '../http/context.ts';
 import { refuseInvalidCharacters } from '../http/invalid-characters.ts';
 import { MultipartRequest } from '../http/multipart-body.ts';
 import type { operations } from './api.gen.ts';
@@ -73,10 +73,21 @@ export interface RouteOptions {
   rateLimit?: readonly RouteRateLimit[];
 }
 
+/** Input of an operation secured by the `guest` scheme: the one-time user is always there, no principal. */
+export interface GuestInput<K extends OperationId> extends OperationInput<K> {
+  guest: GuestPrincipal;
+}
+
 export type Handler<K extends OperationId> = (input: AuthedInput<K>) => Promise<OperationResult>;
+export type GuestHandler<K extends OperationId> = (input: GuestInput<K>) => Promise<OperationResult>;
 
 /** Resolves the principal of a bearer request, or throws 401. */
 export type Authenticator = (ctx: Context, req: RequestContext) => Promise<Principal>;
+/** Resolves the one-time user of a guest request, or throws 401. */
+export type GuestAuthenticator = (ctx: Context, req: RequestContext) => Promise<GuestPrincipal>;
+
+/** Route metadata of a guest operation: only rate limits (guests have no plan, permission or IP list of theirs). */
+export type GuestRouteOptions = Pick<RouteOptions, 'rateLimit'>;
 
 /** Marks an operation that belongs to a plugin switched off, so it answers 403 instead of 404. */
 export interface UnboundOperation {
@@ -95,6 +106,7 @@ export class ApiRouter {
     readonly contract: Contract,
     private readonly authenticate: Authenticator,
     private readonly rateLimiter: RateLimiter | null = null,
+    private readonly authenticateGuest: GuestAuthenticator | null = null,
   ) {}
 
   operation<K extends OperationId>(operationId: K, options: RouteOptions, handler: Handler<K>): void;
@@ -106,10 +118,22 @@ export class ApiRouter {
   ): void {
     const options = typeof optionsOrHandler === 'function' ? {} : optionsOrHandler;
     const handler = typeof optionsOrHandler === 'function' ? optionsOrHandler : maybeHandler!;
-    this.contract.operation(operationId); // fails fast on a name the contract lacks
+    // fails fast on a name the contract lacks
+    if (this.contract.operation(operationId).guest) throw new Error(`operation ${operationId} is a guest operation`);
+    this.bind(operationId, options, handler as Handler<never>);
+  }
+
+  /** Binds an operation secured by the `guest` scheme (a one-time user's token). */
+  guestOperation<K extends OperationId>(operationId: K, options: GuestRouteOptions, handler: GuestHandler<K>): void {
+    if (!this.contract.operation(operationId).guest) throw new Error(`operation ${operationId} is not a guest one`);
+    if (!this.authenticateGuest) throw new Error(`operation ${operationId}: no guest authenticator`);
+    this.bind(operationId, options, handler as unknown as Handler<never>);
+  }
+
+  private bind(operationId: string, options: RouteOptions, handler: Handler<never>): void {
     if (this.bound.has(operationId)) throw new Error(`operation ${operationId} bound twice`);
     if (options.rateLimit?.length && !this.rateLimiter) throw new Error(`operation ${operationId}: no rate limiter`);
-    this.bound.set(operationId, { options, handler: handler as Handler<never> });
+    this.bound.set(operationId, { options, handler });
   }
 
   isBound(operationId: string): boolean {
@@ -146,7 +170,8 @@ export class ApiRouter {
 
   private unavailable(op: ContractOperation): Middleware {
     return async (ctx) => {
-      if (op.authenticated) await this.authenticate(ctx, ctx.state.req);
+      if (op.guest) await this.authenticateGuest?.(ctx, ctx.state.req);
+      else if (op.authenticated) await this.authenticate(ctx, ctx.state.req);
       throw new AppError('PLAN_FEATURE_UNAVAILABLE');
     };
   }
@@ -155,7 +180,12 @@ export class ApiRouter {
     return async (ctx) => {
       const req: RequestContext = ctx.state.req;
       let principal: Principal | null = null;
-      if (op.authenticated) {
+      let guest: GuestPrincipal | null = null;
+      if (op.guest) {
+        guest = await this.authenticateGuest!(ctx, req);
+        req.guest = guest;
+        req.log = req.log.child({ oneTimeUserId: guest.oneTimeUserId, organizationId: guest.organizationId });
+      } else if (op.authenticated) {
         principal = await this.authenticate(ctx, req);
         req.principal = principal;
         req.log = req.log.child({ userId: principal.userId, organizationId: principal.organizationId });
@@ -172,6 +202,7 @@ export class ApiRouter {
         body: op.hasBody ? this.validBody(op, ctx.request.body) : undefined,
         req,
         principal,
+        guest,
         cookie: (name: string) => ctx.cookies.get(name),
       };
       const refund = options.rateLimit ? await this.rateLimiter!.consume(options.rateLimit, input) : null;

@@ -20,6 +20,25 @@ export interface Principal {
   ipAllowList: string[];
 }
 
+/**
+ * A one-time (guest) user acting on the one business flow they were invited to, resolved from a guest token and its
+ * live guest session (core/auth/guest-sessions.ts). Guests belong to no organization: `organizationId` is the
+ * organization that owns the flow's workspace, the only one whose rows they may reach.
+ */
+export interface GuestPrincipal {
+  oneTimeUserId: string;
+  invitationId: string;
+  businessFlowId: string;
+  workspaceId: string;
+  organizationId: string;
+  sessionId: string;
+  name: string;
+  email: string;
+  locale: Locale;
+  /** The terms of use the guest accepted in this invitation, or null before consent (core/modules/one-time-users). */
+  acceptedTermId: string | null;
+}
+
 /** What a handler or service may know about the request, without Koa. */
 export interface RequestContext {
   traceId: string;
@@ -28,6 +47,8 @@ export interface RequestContext {
   userAgent: string;
   log: Logger;
   principal: Principal | null;
+  /** The guest of a `guest`-secured operation, else null. */
+  guest?: GuestPrincipal | null;
 }
 
 /** Chooses ja or en from Accept-Language; ja is the default. */
