@@ -77,7 +77,8 @@ export function unguardCell(cell: string): string {
   return /^''*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) ? cell.slice(1) : cell;
 }
 
-type Kind = 'text' | 'json' | 'number';
+/** `optional`: a column added later, hashed only when set (absent from older files). */
+type Kind = 'text' | 'json' | 'number' | 'optional';
 
 /** Hashed fields of each file kind: content key, CSV column, how the cell is read. */
 const LAYOUTS = {
@@ -104,6 +105,8 @@ const LAYOUTS = {
       ['documentRevision', 'document_revision', 'number'],
       ['signerUserId', 'signer_user_id', 'text'],
       ['signerName', 'signer_name', 'text'],
+      ['signerEmail', 'signer_email', 'optional'],
+      ['signerOneTimeUserId', 'signer_one_time_user_id', 'optional'],
       ['onBehalfOfUserId', 'on_behalf_of_user_id', 'text'],
       ['signatureType', 'signature_type', 'text'],
       ['certificateSubject', 'certificate_subject', 'text'],
@@ -127,8 +130,8 @@ export interface FileVerdict {
   firstBad: { id: string; line: number; reason: BadRowReason; detail: string } | null;
 }
 
-function read(stored: CsvCell, kind: Kind): unknown {
-  if (stored === null) return null;
+function read(stored: CsvCell | undefined, kind: Kind): unknown {
+  if (stored === null || stored === undefined) return kind === 'optional' ? undefined : null;
   const cell = unguardCell(stored);
   if (kind === 'json') return JSON.parse(cell);
   if (kind === 'number') {
@@ -148,12 +151,14 @@ export function verifyCsv(text: string): FileVerdict {
   const names = header?.cells ?? [];
   const kind = (Object.keys(LAYOUTS) as FileKind[]).find((k) => names.includes(LAYOUTS[k].marker));
   if (!kind) throw new Error('not an operation log or sign record CSV (unknown header)');
-  const column = (name: string) => {
+  const column = (name: string, optional = false) => {
     const index = names.indexOf(name);
-    if (index < 0) throw new Error(`the header lacks the column ${name}`);
+    if (index < 0 && !optional) throw new Error(`the header lacks the column ${name}`);
     return index;
   };
-  const layout = LAYOUTS[kind].fields.map(([key, name, type]) => [key, column(name), type] as const);
+  const layout = LAYOUTS[kind].fields.map(
+    ([key, name, type]) => [key, column(name, type === 'optional'), type as Kind] as const,
+  );
   const [idAt, prevAt, hashAt] = [column('id'), column('prev_hash'), column('hash')];
   let previous: CsvCell | undefined;
   let checked = 0;
@@ -172,7 +177,9 @@ export function verifyCsv(text: string): FileVerdict {
     }
     let content: Record<string, unknown>;
     try {
-      content = Object.fromEntries(layout.map(([key, index, type]) => [key, read(cells[index]!, type)]));
+      content = Object.fromEntries(
+        layout.map(([key, index, type]) => [key, read(index < 0 ? undefined : cells[index], type)]),
+      );
     } catch (error) {
       return bad('malformed', (error as Error).message);
     }

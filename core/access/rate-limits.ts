@@ -46,6 +46,18 @@ export const RATE_LIMIT_POLICIES = {
   // Files: documents, seal images and e-certificates uploaded, and PDFs verified, per user.
   uploadsPerUser: { points: 60, windowSeconds: 10 * MINUTE },
   verificationsPerUser: { points: 30, windowSeconds: 10 * MINUTE },
+  // One-time (guest) users, core/modules/one-time-users: invitation mails a member sends (invite, re-send,
+  // re-invite); look-ups of invitation links, access codes and QR codes that find nothing live; 6-digit code mails
+  // and sign-in code guesses from one address (the guest's own lock after 5 wrong codes is per one-time user, and
+  // code mails are also capped at 5 an hour per invitation there); QR codes claimed from one address.
+  oneTimeInvitationMailPerUser: { points: 100, windowSeconds: HOUR },
+  oneTimeLinkLookupPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  oneTimeCodeMailPerIp: { points: 20, windowSeconds: HOUR },
+  oneTimeSignInPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  oneTimeQrClaimPerIp: { points: 10, windowSeconds: HOUR },
+  // Partner invitations by link: mails a user has sent (invitations and re-sends), guesses at a join link's token.
+  invitationMailsPerUser: { points: 20, windowSeconds: HOUR },
+  invitationLinkPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMIT_POLICIES;

@@ -144,9 +144,14 @@ export class GuestSessions {
       await trx('guest_sessions')
         .where({ id: session.id })
         .update({ refresh_token_hash: hashOpaqueToken(next), previous_token_hash: hash, last_used_at: now });
-      const authorizationToken = await this.accessToken(session.one_time_user_id, session.id, {
-        businessFlowId: session.business_flow_id,
-      }, now);
+      const authorizationToken = await this.accessToken(
+        session.one_time_user_id,
+        session.id,
+        {
+          businessFlowId: session.business_flow_id,
+        },
+        now,
+      );
       return { pair: { authorizationToken, refreshToken: next } };
     });
     if ('error' in outcome) throw outcome.error;

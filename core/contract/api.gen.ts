@@ -1181,6 +1181,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Partner invitations of the workspace, newest first (who may manage the workspace only).
+         * @description Each with its state: `pending` (the link works), `expired` (pending, past its lifetime), `accepted` (the
+         *     organization that joined is named) or `cancelled`. A partner of the workspace gets 403
+         *     `WORKSPACE_EDIT_NOT_ALLOWED`; anyone who cannot see the workspace 404.
+         */
+        get: operations["listWorkspaceInvitations"];
+        put?: never;
+        /**
+         * Invite a partner organization by e-mail address, with the public / editable flags it will get.
+         * @description For organizations without a corporate number, or people who do not know theirs (finding a partner by
+         *     corporate number stays `addWorkspaceParticipant`). Mails `workspace-invitation` with the link
+         *     `/workspaces/{workspaceId}/join?invitation=<token>`, valid 7 days; the token is stored only as SHA-256.
+         *     Who may manage the workspace may invite (403 `WORKSPACE_EDIT_NOT_ALLOWED` otherwise). A pending invitation
+         *     of the same address in this workspace is 409 `WORKSPACE_INVITATION_DUPLICATE` (re-send it instead). At most
+         *     20 invitation mails (invitations and re-sends) per user an hour (429).
+         */
+        post: operations["invitePartnerOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace-invitations/{invitationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: components["parameters"]["WorkspaceInvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending (or expired) invitation; its link becomes dead at once.
+         * @description Send the invitation's `lockVersion` (409 `UPDATED_BY_ANOTHER_USER` when stale). An accepted or cancelled
+         *     invitation is 409 `WORKSPACE_INVITATION_NOT_PENDING`. Another organization's invitation is 404.
+         */
+        post: operations["cancelWorkspaceInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace-invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: components["parameters"]["WorkspaceInvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a new link (7 days from now); every earlier link of the invitation becomes dead.
+         * @description For a pending or expired invitation (409 `WORKSPACE_INVITATION_NOT_PENDING` otherwise); send its
+         *     `lockVersion`. Counts against the same mail limit as invitePartnerOrganization (429).
+         */
+        post: operations["resendWorkspaceInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace-invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invitation of a join link, without sign-in - who invites which address into which workspace.
+         * @description The join page shows it (`/workspaces/{workspaceId}/join?invitation=<token>`; the workspace of the answer is the
+         *     one to join). A dead link answers why: unknown, replaced by a re-send or cancelled 404
+         *     `WORKSPACE_INVITATION_INVALID`; past its 7 days 410 `WORKSPACE_INVITATION_EXPIRED`; already accepted 410
+         *     `WORKSPACE_INVITATION_USED`. Failed look-ups are limited per caller IP (30 in 15 minutes, 429).
+         */
+        get: operations["getWorkspaceInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace-invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the workspace as a partner organization with the invitation's flags.
+         * @description The caller's organization becomes a participant of kind `organization` with the public / editable flags
+         *     the owner chose, and the invitation is used up. Who may accept: an administrator of the caller's
+         *     organization, or the user whose e-mail address is the invited one (403
+         *     `WORKSPACE_INVITATION_ACCEPT_FORBIDDEN`). The owner organization cannot accept its own invitation (422
+         *     `PARTNER_IS_OWN_ORGANIZATION`); an organization already taking part is 409 `WORKSPACE_PARTICIPANT_DUPLICATE`
+         *     (the invitation stays pending). Dead links as getWorkspaceInvitation (404, 410). Failures are limited per
+         *     caller IP (429).
+         */
+        post: operations["acceptWorkspaceInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspaceId}/business-flows": {
         parameters: {
             query?: never;
@@ -1380,6 +1508,290 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspaceId}/one-time-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The workspace's one-time (guest) users, each with their invitations.
+         * @description Every one-time user of the workspace (a QR invitation nobody claimed yet has one with null name and e-mail),
+         *     oldest first. Each lists its invitations to the business flows the caller can see. A workspace the caller
+         *     cannot see is 404.
+         */
+        get: operations["listOneTimeUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}/one-time-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        /** The one-time invitations of one business flow, oldest first. */
+        get: operations["listOneTimeInvitations"];
+        put?: never;
+        /**
+         * Invite a one-time (guest) user to the business flow, by e-mail or by QR code.
+         * @description Needs edit rights in the flow's workspace (owner organization or editable partner; 403
+         *     `WORKSPACE_EDIT_NOT_ALLOWED`, 404 when the flow is hidden from the caller). The one-time user is found by
+         *     e-mail address in the workspace (any letter case) or created, and becomes a participant of the workspace.
+         *     - `channel: email`: `name` and `email` are required; the invitation mail goes at once with the personal link
+         *       (valid 14 days) and the 16-character access code.
+         *     - `channel: qr`: no e-mail is sent and none is taken (`email` is refused); `name` is optional. The member
+         *       then opens the QR code (openOneTimeQrCode) and the guest enters name and e-mail on the phone.
+         *     A one-time user already invited to this flow is 409 `ONE_TIME_INVITATION_EXISTS` (a cancelled invitation
+         *     is invited again with reinviteOneTimeUser). At most 100 invitation mails per user an hour (429).
+         */
+        post: operations["inviteOneTimeUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/one-time-invitations/{invitationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an invitation; its link, access code, QR code and every guest session die at once.
+         * @description Needs edit rights in the flow's workspace. Already cancelled is 409 `ONE_TIME_INVITATION_STATUS_INVALID`; a
+         *     stale `lockVersion` is 409 `UPDATED_BY_ANOTHER_USER`.
+         */
+        post: operations["cancelOneTimeInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/one-time-invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the invitation mail again with a new link and access code; earlier ones and the guest's sessions end.
+         * @description Needs edit rights in the flow's workspace. A cancelled invitation, or a QR invitation nobody claimed yet (no
+         *     e-mail address), is 409 `ONE_TIME_INVITATION_STATUS_INVALID`. Counted with inviteOneTimeUser (429).
+         */
+        post: operations["resendOneTimeInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/one-time-invitations/{invitationId}/reinvite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite again after a cancel; a new link and access code are mailed (QR invitations get a QR code again).
+         * @description Only a cancelled invitation (else 409 `ONE_TIME_INVITATION_STATUS_INVALID`); it becomes `invited` (or
+         *     `registered` again when the one-time user had proved the address). Counted with inviteOneTimeUser (429).
+         */
+        post: operations["reinviteOneTimeUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/one-time-invitations/{invitationId}/qr-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a QR code for a QR invitation (valid 10 minutes); an earlier QR code of it dies.
+         * @description Needs edit rights in the flow's workspace. Only a live QR invitation nobody has claimed yet (else 409
+         *     `ONE_TIME_INVITATION_STATUS_INVALID`). The code holds `url` (the page `/onetime/qr/{qrToken}`); `svg` is the
+         *     QR code drawn by the server.
+         */
+        post: operations["openOneTimeQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an invitation link or access code opens, before the guest proves the address.
+         * @description Give `token` (from the link) or `accessCode` (16 characters, any case, spaces and hyphens ignored); neither
+         *     is 422. Unknown or replaced: 404 `INVITATION_LINK_INVALID`; past its 14 days: 410 `INVITATION_LINK_EXPIRED`;
+         *     cancelled: 410 `INVITATION_CANCELLED`. Failed look-ups are limited per caller IP (429).
+         */
+        get: operations["getOneTimeInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/auth/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a 6-digit code (valid 10 minutes) to the invited address; a new request replaces the previous code.
+         * @description Dead links answer as getOneTimeInvitation does. At most 5 code mails per invitation an hour, and a budget per
+         *     caller IP (429 `TOO_MANY_REQUESTS` with `Retry-After`).
+         */
+        post: operations["sendOneTimeAuthCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a guest in with the link (or access code) and the mailed 6-digit code.
+         * @description A wrong code is 422 `ONE_TIME_CODE_INVALID` (`remaining` tries in the message params), an expired one 422
+         *     `ONE_TIME_CODE_EXPIRED`. Five wrong codes (sign-in and guest signing codes together) lock the guest for 15
+         *     minutes: 429 `ONE_TIME_CODE_LOCKED`, and even the right code is refused until then. The first sign-in
+         *     registers the one-time user (counted once in the `oneTimeUsers` usage). The guest session's access token
+         *     lives 10 minutes; the session ends after 30 minutes without activity or 12 hours.
+         */
+        post: operations["signInOneTime"];
+        /** End the guest's session. */
+        delete: operations["signOutOneTime"];
+        options?: never;
+        head?: never;
+        /** Exchange a guest refresh token for a new pair; the old one dies, and presenting it again ends the session. */
+        patch: operations["refreshOneTimeAuth"];
+        trace?: never;
+    };
+    "/onetime/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in guest, their business flow and whether they accepted the terms in force. */
+        get: operations["getOneTimeMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/terms-consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the terms of use in force (recorded with time, IP and user agent).
+         * @description A `termId` other than the terms in force is 422 `TERMS_NOT_AGREED`. Accepting twice is harmless.
+         */
+        post: operations["acceptOneTimeTerms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/qr/{qrToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token inside the QR code. */
+                qrToken: string;
+            };
+            cookie?: never;
+        };
+        /** What a QR code opens; 410 `QR_CODE_EXPIRED` after its 10 minutes, 404 `INVITATION_LINK_INVALID` when replaced or used. */
+        get: operations["getOneTimeQrInvitation"];
+        put?: never;
+        /**
+         * The guest enters name and e-mail on the phone; the 6-digit code is mailed and the QR code is used up.
+         * @description Answers the personal link's `token` so the page continues to `/onetime/auth?token=…` with the code sent. An
+         *     e-mail address another one-time user of the workspace has is 409 `ONE_TIME_USER_EMAIL_TAKEN`. Limited per
+         *     caller IP (429).
+         */
+        post: operations["claimOneTimeQrInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business-flows/{businessFlowId}/documents": {
         parameters: {
             query?: never;
@@ -1545,9 +1957,11 @@ export interface paths {
          *     (`TASK_OWN_GROUP_REQUIRED`), the owner organization has a task (`TASK_OWNER_ORGANIZATION_REQUIRED`), a task's
          *     role can execute its type (`ROLE_CANNOT_PERFORM_TASK`), task template IDs are unique in the document
          *     (409 `TASK_TEMPLATE_ID_DUPLICATE`), at most 30 tasks (`TASK_LIMIT`). Assignees are workspace participants
-         *     (`TASK_ASSIGNEE_NOT_PARTICIPANT`): an own group taking part in the workspace, or a partner organization taking
-         *     part; roles are the owner organization's and only for group tasks; unknown ids are `REFERENCE_NOT_FOUND`.
-         *     The tasks of order 1 become active at once, and their assignees get the task-assigned mail.
+         *     (`TASK_ASSIGNEE_NOT_PARTICIPANT`): an own group taking part in the workspace, a partner organization taking
+         *     part, or a one-time user taking part (whose sign tasks use no e-certificate type and no SMS code: 422
+         *     `TASK_ASSIGNEE_CANNOT_USE`); roles are the owner organization's and only for group tasks; unknown ids are
+         *     `REFERENCE_NOT_FOUND`. The tasks of order 1 become active at once, and their assignees get the task-assigned
+         *     mail (a one-time user the one-time-task-assigned mail with a new personal link).
          */
         put: operations["replaceDocumentTasks"];
         post?: never;
@@ -2113,6 +2527,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/onetime/business-flows/{businessFlowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The guest's business flow with the documents carrying their tasks.
+         * @description Only the flow the guest was invited to (404 for any other); only its documents that carry a task of the
+         *     guest, each with the guest's own tasks (`runnable`: active in the document's current order, the document in
+         *     progress or remanded and scanned clean, the flow not cancelled) and the document's other tasks as who and
+         *     state only. A completed document is `downloadable` (its signed PDF). Before the guest accepted the terms in
+         *     force, 403 `ONE_TIME_TERMS_REQUIRED` (as every guest work operation).
+         */
+        get: operations["getOneTimeBusinessFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/documents/{documentId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The latest version of a document carrying a task of the guest (the signed PDF once complete).
+         * @description 404 unless the document is in the guest's flow and carries a task of theirs. 409 `DOCUMENT_BEING_SCANNED`, `DOCUMENT_MALICIOUS` or `DOCUMENT_SCAN_FAILED` as for members; 403 `ONE_TIME_TERMS_REQUIRED` before the terms.
+         */
+        get: operations["downloadOneTimeDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/tasks/{taskId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The guest approves their active approve task.
+         * @description The rules of approveTask for the guest's own task (403 `TASK_NOT_ASSIGNED_TO_YOU` for another's task of the document, 404 outside the guest's documents); 403 `ONE_TIME_TERMS_REQUIRED` before the terms. The history and the operation log name the one-time user.
+         */
+        post: operations["approveOneTimeTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/tasks/{taskId}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The guest acknowledges their active read task.
+         * @description The rules of readTask for the guest's own task; 403 `ONE_TIME_TERMS_REQUIRED` before the terms.
+         */
+        post: operations["readOneTimeTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/tasks/{taskId}/remand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The guest remands the document of their active task, with a required reason.
+         * @description The rules of remandDocument; `toOrder` defaults to 1 (the start). 422 `TASK_REASON_REQUIRED` without a reason; 403 `ONE_TIME_TERMS_REQUIRED` before the terms.
+         */
+        post: operations["remandOneTimeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/tasks/{taskId}/signing-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a 6-digit signing code to the address the guest proved.
+         * @description For a sign task of the guest with two-factor email (422 `VALIDATION_FAILED` when it asks for none). Valid 10 minutes; a new request replaces the previous code. Wrong codes count with the guest's address codes: after 5, 429 `SIGNING_CODE_LOCKED` for 15 minutes. 403 `ONE_TIME_TERMS_REQUIRED` before the terms.
+         */
+        post: operations["requestOneTimeSigningCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/tasks/{taskId}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The guest signs the document of their active sign task.
+         * @description The rules and the output of signTask (same signature types, same PAdES engine), for the task's
+         *     business-operator type: the signer is the one-time user (their name and the address their code proved; no
+         *     arrival confirmation). A seal placement gives its image inline (`image`, a data URL) as a handwritten one
+         *     does. A task with two-factor email asks for `code` (requestOneTimeSigningCode; wrong codes lock the guest
+         *     after 5 for 15 minutes, 429 `SIGNING_CODE_LOCKED`). The sign record ledger records the guest (no user id, their
+         *     name and e-mail address). A failing TSA stores nothing (503 `TSA_UNAVAILABLE`, 502 `TSA_RESPONSE_INVALID`).
+         *     403 `ONE_TIME_TERMS_REQUIRED` before the terms.
+         */
+        post: operations["signOneTimeTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2138,7 +2716,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -2586,9 +3164,21 @@ export interface components {
          *       **link** (/arrival-confirmation).
          *     - `signing-code` (two-factor sign task by e-mail): userName, organizationName, **code**, documentName,
          *       expiresAt.
+         *     - `one-time-invitation` (a one-time user invited to a business flow, or the invitation re-sent): userName
+         *       (the guest), organizationName and inviterName (who invites), workspaceName, businessFlowName, **link**
+         *       (/onetime/auth?token=…, 14 days), **accessCode** (16 characters, typed instead of the link), expiresAt.
+         *     - `one-time-auth-code` (the 6-digit code a one-time user proves the address with): userName,
+         *       organizationName, businessFlowName, **code**, minutes, expiresAt.
+         *     - `one-time-task-assigned` (a task of a one-time user became executable; a new personal link each time): the
+         *       task-assigned placeholders, **link** (/onetime/auth?token=…), **accessCode**, expiresAt.
+         *     - `one-time-business-flow-completed` (a flow a one-time user had tasks in is complete; a new personal link to
+         *       come back for the signed documents): the same placeholders as `one-time-task-assigned`.
+         *     - `workspace-invitation` (a partner organization invited to a workspace by link): inviterName,
+         *       organizationName (the inviting owner), workspaceName, email (the invited address), expiresAt, **link**
+         *       (/workspaces/{workspaceId}/join?invitation=…, 7 days).
          * @enum {string}
          */
-        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code";
+        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code" | "one-time-invitation" | "one-time-auth-code" | "one-time-task-assigned" | "one-time-business-flow-completed" | "workspace-invitation";
         MailPlaceholder: {
             /** @description Written as {{name}} in a subject or body. */
             name: string;
@@ -3329,6 +3919,116 @@ export interface components {
                 };
             };
         };
+        WorkspaceInvitation: {
+            /** @constant */
+            type: "WorkspaceInvitation";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                email: string;
+                locale: components["schemas"]["Locale"];
+                isPublic: boolean;
+                isEditable: boolean;
+                /**
+                 * @description `expired`: still pending but past `expiresAt` (re-send or cancel it).
+                 * @enum {string}
+                 */
+                status: "pending" | "expired" | "accepted" | "cancelled";
+                /**
+                 * Format: date-time
+                 * @description When the latest link dies.
+                 */
+                expiresAt: string;
+                sentCount: number;
+                /** Format: date-time */
+                lastSentAt: string;
+                invitedBy: null | {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                acceptedOrganization: null | {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                };
+                /** Format: date-time */
+                acceptedAt: string | null;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lockVersion: components["schemas"]["LockVersion"];
+                /** Format: date-time */
+                createdAt: string;
+            };
+        };
+        WorkspaceInvitationResponse: {
+            data: components["schemas"]["WorkspaceInvitation"];
+        };
+        WorkspaceInvitationList: {
+            data: components["schemas"]["WorkspaceInvitation"][];
+        };
+        WorkspaceInvitationCreateRequest: {
+            data: {
+                /** @constant */
+                type: "WorkspaceInvitation";
+                attributes: {
+                    /** Format: email */
+                    email: string;
+                    /** @description The language of the mail (default the inviter's). */
+                    locale?: components["schemas"]["Locale"];
+                    /** @default true */
+                    isPublic: boolean;
+                    /** @default false */
+                    isEditable: boolean;
+                };
+            };
+        };
+        WorkspaceInvitationChangeRequest: {
+            data: {
+                /** @constant */
+                type: "WorkspaceInvitation";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        WorkspaceInvitationAcceptRequest: {
+            data: {
+                /** @constant */
+                type: "WorkspaceInvitationAcceptance";
+                attributes: {
+                    token: string;
+                };
+            };
+        };
+        WorkspaceInvitationSummaryResponse: {
+            data: {
+                /** @constant */
+                type: "WorkspaceInvitationSummary";
+                /** Format: uuid */
+                id: string;
+                attributes: {
+                    workspace: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    /** @description The inviting (owner) organization. */
+                    organization: {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                    inviterName: string | null;
+                    /** @description The invited address. */
+                    email: string;
+                    isPublic: boolean;
+                    isEditable: boolean;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
         BusinessFlowName: string;
         BusinessFlowComment: string | null;
         /**
@@ -3486,6 +4186,274 @@ export interface components {
             filter?: components["schemas"]["BusinessFlowSearchFilter"];
             sort?: components["schemas"]["BusinessFlowSort"];
         };
+        OneTimeInvitation: {
+            /** @constant */
+            type: "OneTimeInvitation";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                /** Format: uuid */
+                oneTimeUserId: string;
+                /** @description Null for a QR invitation nobody claimed yet (unless given). */
+                name: string | null;
+                /** @description Null for a QR invitation nobody claimed yet. */
+                email: string | null;
+                locale: components["schemas"]["Locale"];
+                /** Format: uuid */
+                businessFlowId: string;
+                businessFlowName: string;
+                /** @enum {string} */
+                channel: "email" | "qr";
+                /** @enum {string} */
+                status: "invited" | "registered" | "cancelled";
+                /** @description Mails that carried a link (invitation, re-sends, task mails). */
+                sentCount: number;
+                /** Format: date-time */
+                lastSentAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the latest link and access code die.
+                 */
+                linkExpiresAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the open QR code dies; null when none is open.
+                 */
+                qrExpiresAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description The guest's first sign-in to it.
+                 */
+                registeredAt: string | null;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                lockVersion: number;
+            };
+        };
+        OneTimeInvitationResponse: {
+            data: components["schemas"]["OneTimeInvitation"];
+        };
+        OneTimeInvitationList: {
+            data: components["schemas"]["OneTimeInvitation"][];
+        };
+        OneTimeUser: {
+            /** @constant */
+            type: "OneTimeUser";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string | null;
+                email: string | null;
+                locale: components["schemas"]["Locale"];
+                /**
+                 * @description Registered once the address is proved.
+                 * @enum {string}
+                 */
+                status: "invited" | "registered";
+                /** Format: date-time */
+                registeredAt: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** @description Invitations to the business flows the caller can see. */
+                invitations: components["schemas"]["OneTimeInvitation"][];
+            };
+        };
+        OneTimeUserList: {
+            data: components["schemas"]["OneTimeUser"][];
+        };
+        OneTimeInvitationCreateRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeInvitation";
+                attributes: {
+                    /** @enum {string} */
+                    channel: "email" | "qr";
+                    /** @description Required for `email`. */
+                    name?: string;
+                    /** @description Required for `email`; refused for `qr`. */
+                    email?: string;
+                    locale?: components["schemas"]["Locale"];
+                };
+            };
+        };
+        OneTimeInvitationLockRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeInvitation";
+                attributes: {
+                    lockVersion: number;
+                };
+            };
+        };
+        OneTimeQrCodeResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeQrCode";
+                attributes: {
+                    /** @description The page the QR code opens: `/onetime/qr/{qrToken}`. */
+                    url: string;
+                    /** @description The QR code as an SVG document. */
+                    svg: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
+        OneTimeInvitationLookupResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeInvitationLookup";
+                attributes: {
+                    /** @description The inviting organization (owner of the workspace). */
+                    organizationName: string;
+                    businessFlowName: string;
+                    name: string | null;
+                    /** @description t***@example.com */
+                    maskedEmail: string | null;
+                    /** @enum {string} */
+                    status: "invited" | "registered";
+                    /** Format: date-time */
+                    linkExpiresAt: string;
+                };
+            };
+        };
+        /** @description The personal link's `token`, or the 16-character `accessCode` typed instead (exactly one). */
+        OneTimeLinkCredential: {
+            token?: string;
+            accessCode?: string;
+        };
+        OneTimeAuthCodeRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeAuthCode";
+                attributes: components["schemas"]["OneTimeLinkCredential"];
+            };
+        };
+        OneTimeAuthCodeResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeAuthCode";
+                attributes: {
+                    maskedEmail: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
+        OneTimeSignInRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeAuth";
+                attributes: {
+                    token?: string;
+                    accessCode?: string;
+                    /** @description The mailed 6-digit code. */
+                    code: string;
+                };
+            };
+        };
+        OneTimeRefreshRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeAuth";
+                attributes: {
+                    refreshToken: string;
+                };
+            };
+        };
+        OneTimeAuthResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeAuth";
+                attributes: {
+                    /** @description Guest JWT for the `guest` scheme; lives 10 minutes. */
+                    authorizationToken: string;
+                    /** @description Opaque; works once. */
+                    refreshToken: string;
+                    /** Format: uuid */
+                    businessFlowId: string;
+                };
+            };
+        };
+        OneTimeMeResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeMe";
+                /**
+                 * Format: uuid
+                 * @description The one-time user.
+                 */
+                id: string;
+                attributes: {
+                    name: string;
+                    email: string;
+                    locale: components["schemas"]["Locale"];
+                    /** Format: uuid */
+                    businessFlowId: string;
+                    businessFlowName: string;
+                    /** @description The organization that invited the guest. */
+                    organizationName: string;
+                    /** @description The guest accepted the terms in force. */
+                    termsAccepted: boolean;
+                    currentTerm: {
+                        /** Format: uuid */
+                        id: string;
+                        version: string;
+                    };
+                };
+            };
+        };
+        OneTimeTermsConsentRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeTermsConsent";
+                attributes: {
+                    /** Format: uuid */
+                    termId: string;
+                };
+            };
+        };
+        OneTimeQrInvitationResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeQrInvitation";
+                attributes: {
+                    organizationName: string;
+                    businessFlowName: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
+        OneTimeQrClaimRequest: {
+            data: {
+                /** @constant */
+                type: "OneTimeQrClaim";
+                attributes: {
+                    name: string;
+                    email: string;
+                    locale?: components["schemas"]["Locale"];
+                };
+            };
+        };
+        OneTimeQrClaimResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeQrClaim";
+                attributes: {
+                    /** @description The personal link's token. */
+                    token: string;
+                    maskedEmail: string;
+                    /**
+                     * Format: date-time
+                     * @description When the mailed code dies.
+                     */
+                    expiresAt: string;
+                };
+            };
+        };
         /** @description The multipart form of uploadDocument. `properties` is the JSON text of an array of PropertyValueInput (document scope). */
         DocumentUploadForm: {
             /**
@@ -3544,6 +4512,8 @@ export interface components {
                 kind: "group" | "organization" | "one_time_user";
                 id: string | null;
                 name: string | null;
+                /** @description A one-time user: their e-mail address. */
+                email?: string | null;
             };
             required: boolean;
             templateId: string | null;
@@ -3663,6 +4633,11 @@ export interface components {
             kind: "organization";
             /** Format: uuid */
             organizationId: string;
+        } | {
+            /** @constant */
+            kind: "one_time_user";
+            /** Format: uuid */
+            oneTimeUserId: string;
         };
         TaskPlanItem: {
             /** @description Parallel tasks share an order. */
@@ -3769,6 +4744,8 @@ export interface components {
                     kind: "group" | "organization" | "one_time_user";
                     id: string | null;
                     name: string | null;
+                    /** @description A one-time user: their e-mail address. */
+                    email?: string | null;
                 };
                 required: boolean;
                 templateId: string | null;
@@ -3826,6 +4803,8 @@ export interface components {
                     kind: "group" | "organization" | "one_time_user";
                     id: string | null;
                     name: string | null;
+                    /** @description A one-time user: their e-mail address. */
+                    email?: string | null;
                 };
                 lockVersion: components["schemas"]["LockVersion"];
                 /** Format: date-time */
@@ -4049,7 +5028,7 @@ export interface components {
              * @description kind seal: one of the caller's seal images.
              */
             sealImageId?: string;
-            /** @description kind handwritten: a data URL (data:image/png;base64,…) of the drawing. */
+            /** @description kind handwritten: a data URL (data:image/png;base64,…) of the drawing; kind seal: a seal image given inline the same way instead of sealImageId (one-time users have no stored seal images). */
             image?: string;
             /** @description kind text: up to 3 lines of up to 7 characters (422 SIGNING_TEXT_TOO_LONG otherwise). */
             lines?: string[];
@@ -4417,6 +5396,92 @@ export interface components {
                 };
             };
         };
+        /** @description A task of the guest on one document. */
+        OneTimeTask: {
+            /** Format: uuid */
+            id: string;
+            order: number;
+            type: components["schemas"]["TaskType"];
+            status: components["schemas"]["TaskStatus"];
+            required: boolean;
+            /** @description Sign tasks only. */
+            signatureType: components["schemas"]["SignatureTypeCode"] | null;
+            twoFactor: components["schemas"]["TwoFactorChannel"];
+            /**
+             * @description The visible element the signature type cannot do without.
+             * @enum {string|null}
+             */
+            requiredPlacement: "seal" | "handwritten" | null;
+            lockVersion: components["schemas"]["LockVersion"];
+            /** @description The guest may run it now. */
+            runnable: boolean;
+        };
+        /** @description Another party's task of the document, as who and state only. */
+        OneTimeOtherTask: {
+            order: number;
+            type: components["schemas"]["TaskType"];
+            status: components["schemas"]["TaskStatus"];
+            assignee: {
+                /** @enum {string} */
+                kind: "group" | "organization" | "one_time_user";
+                name: string | null;
+            };
+        };
+        OneTimeDocument: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            status: components["schemas"]["DocumentStatus"];
+            currentOrder: number | null;
+            lockVersion: components["schemas"]["LockVersion"];
+            pageCount: number | null;
+            /** @description Completed: the signed PDF may be downloaded. */
+            downloadable: boolean;
+            tasks: components["schemas"]["OneTimeTask"][];
+            otherTasks: components["schemas"]["OneTimeOtherTask"][];
+        };
+        OneTimeBusinessFlowResponse: {
+            data: {
+                /** @constant */
+                type: "OneTimeBusinessFlow";
+                /** Format: uuid */
+                id: string;
+                attributes: {
+                    name: string;
+                    status: components["schemas"]["BusinessFlowStatus"];
+                    /** @description The organization that owns the flow. */
+                    organizationName: string;
+                    workspaceName: string;
+                    documents: components["schemas"]["OneTimeDocument"][];
+                };
+            };
+        };
+        OneTimeRemandRequest: {
+            data: {
+                /** @constant */
+                type: "TaskRemand";
+                attributes: {
+                    /** @description Required (blank is 422 TASK_REASON_REQUIRED). */
+                    reason?: string | null;
+                    /** @description An order before the task's own; default 1. */
+                    toOrder?: number;
+                    lockVersion?: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        OneTimeSignTaskRequest: {
+            data: {
+                /** @constant */
+                type: "TaskSignature";
+                attributes: {
+                    lockVersion?: components["schemas"]["LockVersion"];
+                    comment?: string | null;
+                    placements?: components["schemas"]["SigningPlacement"][];
+                    /** @description The code mailed by requestOneTimeSigningCode. */
+                    code?: string;
+                };
+            };
+        };
     };
     responses: {
         /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), or another conflict named by the code. */
@@ -4468,6 +5533,15 @@ export interface components {
         TooMany: {
             headers: {
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The link or code existed but is no longer usable (expired, cancelled); the code says which. */
+        Gone: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -4537,11 +5611,14 @@ export interface components {
         RoleId: string;
         WorkspaceId: string;
         BusinessFlowId: string;
+        /** @description A one-time (guest) user's invitation to a business flow. */
+        OneTimeInvitationId: string;
         DocumentId: string;
         TaskId: string;
         DocumentTemplateId: string;
         BusinessFlowTemplateId: string;
         WorkspaceParticipantId: string;
+        WorkspaceInvitationId: string;
         PropertyId: string;
         /** @description 1-based page number. */
         PageNumber: number;
@@ -6886,6 +7963,219 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listWorkspaceInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations (at most 500). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    invitePartnerOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceInvitationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Invited; the mail is queued. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cancelWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: components["parameters"]["WorkspaceInvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceInvitationChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resendWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationId: components["parameters"]["WorkspaceInvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceInvitationChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation with its new expiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getWorkspaceInvitation: {
+        parameters: {
+            query: {
+                /** @description The `invitation` value of the join link. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitationSummaryResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The link expired or was used. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    acceptWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceInvitationAcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description Joined; the workspace as the new partner sees it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description The link expired or was used. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     createBusinessFlow: {
         parameters: {
             query?: never;
@@ -7190,6 +8480,499 @@ export interface operations {
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listOneTimeUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workspaceId: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The one-time users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeUserList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listOneTimeInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeInvitationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    inviteOneTimeUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeInvitationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Invited. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cancelOneTimeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeInvitationLockRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resendOneTimeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeInvitationLockRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation, sent again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    reinviteOneTimeUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeInvitationLockRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation, live again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeInvitationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    openOneTimeQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A one-time (guest) user's invitation to a business flow. */
+                invitationId: components["parameters"]["OneTimeInvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeQrCodeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getOneTimeInvitation: {
+        parameters: {
+            query?: {
+                token?: string;
+                accessCode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeInvitationLookupResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    sendOneTimeAuthCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeAuthCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Mailed. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeAuthCodeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    signInOneTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeAuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    signOutOneTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    refreshOneTimeAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeRefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description The new pair. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeAuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getOneTimeMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guest. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeMeResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    acceptOneTimeTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeTermsConsentRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the guest as getOneTimeMe answers. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeMeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getOneTimeQrInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token inside the QR code. */
+                qrToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation behind the QR code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeQrInvitationResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    claimOneTimeQrInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token inside the QR code. */
+                qrToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeQrClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description Claimed; the code is mailed. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeQrClaimResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -8530,6 +10313,239 @@ export interface operations {
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    getOneTimeBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow as the guest sees it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneTimeBusinessFlowResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadOneTimeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…"; filename*=UTF-8''… (RFC 5987) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    approveOneTimeTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskExecuteRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed task and the document's state after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    readOneTimeTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskExecuteRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed task and the document's state after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    remandOneTimeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeRemandRequest"];
+            };
+        };
+        responses: {
+            /** @description The task and the document's state after the remand. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    requestOneTimeSigningCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent; the address is shown masked. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningCodeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    signOneTimeTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: components["parameters"]["TaskId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OneTimeSignTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description The completed task and the document's state after the signature. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
         };
     };
 }

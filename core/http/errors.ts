@@ -611,6 +611,36 @@ export const ERROR_CATALOGUE = {
     ja: 'このワークスペースで編集する権限がありません。',
     en: 'You may not edit in this workspace.',
   },
+  WORKSPACE_INVITATION_INVALID: {
+    status: 404,
+    ja: 'この招待リンクは無効です。取り消されたか、新しいリンクが送られています。',
+    en: 'This invitation link is invalid. It was cancelled or replaced by a newer link.',
+  },
+  WORKSPACE_INVITATION_EXPIRED: {
+    status: 410,
+    ja: 'この招待リンクは有効期限が切れています。招待した方に再送を依頼してください。',
+    en: 'This invitation link has expired. Ask the person who invited you to send it again.',
+  },
+  WORKSPACE_INVITATION_USED: {
+    status: 410,
+    ja: 'この招待リンクは使用済みです。',
+    en: 'This invitation link has already been used.',
+  },
+  WORKSPACE_INVITATION_DUPLICATE: {
+    status: 409,
+    ja: 'このメールアドレスには未承諾の招待があります。再送してください。',
+    en: 'This address already has a pending invitation. Send it again instead.',
+  },
+  WORKSPACE_INVITATION_NOT_PENDING: {
+    status: 409,
+    ja: 'この招待は承諾済みか取り消し済みのため、変更できません。',
+    en: 'This invitation was accepted or cancelled and can no longer be changed.',
+  },
+  WORKSPACE_INVITATION_ACCEPT_FORBIDDEN: {
+    status: 403,
+    ja: '招待を承諾できるのは、組織の管理者か、招待されたメールアドレスのユーザーです。',
+    en: 'Only an administrator of your organization or the user with the invited address can accept.',
+  },
   BUSINESS_FLOW_CANCELLED: {
     status: 409,
     ja: '取り消された業務フローは更新できず、書類を追加できません。',
@@ -746,6 +776,11 @@ export const ERROR_CATALOGUE = {
     ja: 'タスクの担当はワークスペースの参加者から選んでください。',
     en: 'Assign tasks to participants of the workspace.',
   },
+  TASK_ASSIGNEE_CANNOT_USE: {
+    status: 422,
+    ja: 'ワンタイムユーザーのタスクには、電子証明書を使う署名方法やSMS認証は設定できません。',
+    en: 'A one-time user cannot sign with an e-certificate or receive codes by SMS.',
+  },
   TASK_TEMPLATE_ID_DUPLICATE: {
     status: 409,
     ja: 'タスクのテンプレートIDが書類内で重複しています。',
@@ -765,6 +800,61 @@ export const ERROR_CATALOGUE = {
     status: 403,
     ja: 'このタスクの担当者ではありません。',
     en: 'This task is not assigned to you.',
+  },
+  ONE_TIME_TERMS_REQUIRED: {
+    status: 403,
+    ja: '利用規約への同意が必要です。利用規約を確認してください。',
+    en: 'Please accept the terms of use first.',
+  },
+  INVITATION_LINK_INVALID: {
+    status: 404,
+    ja: 'この招待リンクまたはアクセスコードは無効です。最新の招待メールをご確認ください。',
+    en: 'This invitation link or access code is not valid. Please use the latest invitation mail.',
+  },
+  INVITATION_LINK_EXPIRED: {
+    status: 410,
+    ja: '招待リンクの有効期限が切れています。招待した方に再送信を依頼してください。',
+    en: 'The invitation link has expired. Please ask the sender to send it again.',
+  },
+  INVITATION_CANCELLED: {
+    status: 410,
+    ja: 'この招待は取り消されました。',
+    en: 'This invitation was cancelled.',
+  },
+  QR_CODE_EXPIRED: {
+    status: 410,
+    ja: 'QRコードの有効期限が切れています。新しいQRコードを表示してもらってください。',
+    en: 'The QR code has expired. Please ask for a new QR code.',
+  },
+  ONE_TIME_CODE_INVALID: {
+    status: 422,
+    ja: '認証コードが正しくありません。',
+    en: 'The verification code is wrong.',
+  },
+  ONE_TIME_CODE_EXPIRED: {
+    status: 422,
+    ja: '認証コードの有効期限が切れています。認証コードを再送信してください。',
+    en: 'The verification code has expired. Please send a new code.',
+  },
+  ONE_TIME_CODE_LOCKED: {
+    status: 429,
+    ja: '認証コードを続けて間違えたため、ロックしました。約{minutes}分後に再度お試しください。',
+    en: 'Locked after repeated wrong codes. Please try again in about {minutes} minutes.',
+  },
+  ONE_TIME_USER_EMAIL_TAKEN: {
+    status: 409,
+    ja: 'このメールアドレスは、このワークスペースの別のワンタイムユーザーが使用しています。',
+    en: 'Another one-time user of this workspace already uses this e-mail address.',
+  },
+  ONE_TIME_INVITATION_EXISTS: {
+    status: 409,
+    ja: 'このワンタイムユーザーは、この業務フローに既に招待されています。',
+    en: 'This one-time user is already invited to this business flow.',
+  },
+  ONE_TIME_INVITATION_STATUS_INVALID: {
+    status: 409,
+    ja: '招待の現在の状態では、この操作はできません。',
+    en: 'This action is not possible in the current state of the invitation.',
   },
   TASK_RULE_CHANGE_FORBIDDEN: {
     status: 403,

@@ -18,6 +18,11 @@ export const MAIL_KINDS = [
   'business-flow-completed',
   'email-confirmation',
   'signing-code',
+  'one-time-invitation',
+  'one-time-auth-code',
+  'one-time-task-assigned',
+  'one-time-business-flow-completed',
+  'workspace-invitation',
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -62,6 +67,25 @@ const DOCUMENT_TASK_PLACEHOLDERS = [
 ] as const;
 
 export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
+  'workspace-invitation': {
+    placeholders: ['inviterName', 'organizationName', 'workspaceName', 'email', 'expiresAt', 'link'],
+    required: ['link'],
+    secret: ['link'],
+    defaults: {
+      ja: {
+        name: 'ワークスペースへの招待',
+        summary: '取引先の組織をメールアドレスでワークスペースに招待するとき、参加用のリンクを送信します。',
+        subject: '【Keiyaku】{{organizationName}} からワークスペース「{{workspaceName}}」への招待',
+        body: '{{email}} 様\n\n{{organizationName}} の {{inviterName}} 様から、ワークスペース「{{workspaceName}}」に取引先として参加するよう招待が届いています。\n\n下記のリンクを開き、ログインするか組織を新規登録してから参加してください。リンクの有効期限は{{expiresAt}}です。\n\n{{link}}\n\nお心当たりがない場合は、このメールを破棄してください。',
+      },
+      en: {
+        name: 'Workspace invitation',
+        summary: 'Sends the join link to a partner organization invited to a workspace by e-mail address.',
+        subject: '[Keiyaku] {{organizationName}} invites you to the workspace "{{workspaceName}}"',
+        body: 'Dear {{email}},\n\n{{inviterName}} of {{organizationName}} invites your organization to take part in the workspace "{{workspaceName}}" as a partner.\n\nOpen the link below, sign in or sign your organization up, and join. The link expires at {{expiresAt}}.\n\n{{link}}\n\nIf you did not expect this, ignore this mail.',
+      },
+    },
+  },
   welcome: {
     placeholders: ['userName', 'organizationName', 'loginId', 'link'],
     required: ['loginId', 'link'],
@@ -144,10 +168,10 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
     secret: ['code'],
     defaults: {
       ja: {
-        name: '署名の確認コード',
-        summary: '二要素認証つきの署名タスクで、署名に必要な6桁の確認コードを送信します。',
-        subject: '【Keiyaku】署名の確認コード',
-        body: '{{userName}} 様\n\n文書「{{documentName}}」に署名するための確認コードは {{code}} です。有効期限は{{expiresAt}}です。\nお心当たりがない場合は、このメールを破棄してください。',
+        name: '署名の認証コード',
+        summary: '二要素認証つきの署名タスクで、署名に必要な6桁の認証コードを送信します。',
+        subject: '【Keiyaku】署名の認証コード',
+        body: '{{userName}} 様\n\n文書「{{documentName}}」に署名するための認証コードは {{code}} です。有効期限は{{expiresAt}}です。\nお心当たりがない場合は、このメールを破棄してください。',
       },
       en: {
         name: 'Signing code',
@@ -223,7 +247,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         name: '文書の差し戻し',
         summary: '文書が差し戻されたとき、戻り先の順番のタスクを担当するユーザーと作成者に送信します。',
         subject: '【Keiyaku】{{documentName}} が差し戻されました',
-        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の文書「{{documentName}}」が、順番{{toOrder}}のタスクに差し戻されました。\n\n差し戻し理由:\n{{reason}}\n\n下記から内容を確認してください。\n\n{{link}}',
+        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の文書「{{documentName}}」が、順番{{toOrder}}のタスクに差し戻されました。\n\n差し戻し理由：\n{{reason}}\n\n下記から内容を確認してください。\n\n{{link}}',
       },
       en: {
         name: 'Document remanded',
@@ -242,7 +266,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         name: '文書の取り消し',
         summary: '文書が取り消されたとき、業務フローの関係者全員に送信します。',
         subject: '【Keiyaku】{{documentName}} が取り消されました',
-        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の文書「{{documentName}}」が取り消されました。この文書のタスクは再開できません。\n\n取り消し理由:\n{{reason}}\n\n{{link}}',
+        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の文書「{{documentName}}」が取り消されました。この文書のタスクは再開できません。\n\n取り消し理由：\n{{reason}}\n\n{{link}}',
       },
       en: {
         name: 'Document cancelled',
@@ -268,6 +292,96 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         summary: 'Sent to every party of a business flow when it is complete.',
         subject: '[Keiyaku] The business flow "{{businessFlowName}}" is complete',
         body: 'Dear {{userName}},\n\nThe business flow "{{businessFlowName}}" of the workspace "{{workspaceName}}" is complete.\n\nSee its documents at:\n\n{{link}}',
+      },
+    },
+  },
+  'one-time-task-assigned': {
+    placeholders: [...DOCUMENT_TASK_PLACEHOLDERS, 'accessCode', 'expiresAt'],
+    required: ['link', 'accessCode'],
+    secret: ['link', 'accessCode'],
+    defaults: {
+      ja: {
+        name: 'ワンタイムユーザーへのタスクの依頼',
+        summary:
+          '文書のタスクが実行できるようになったとき、担当するワンタイムユーザー（ゲスト）に新しい専用リンクとアクセスコードを送信します。',
+        subject: '【Keiyaku】{{documentName}} のタスク（{{taskType}}）が届きました',
+        body: '{{userName}} 様\n\n{{organizationName}} の業務フロー「{{businessFlowName}}」で、文書「{{documentName}}」の{{taskType}}タスクをお願いします。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力してください。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。以前のメールのリンクとアクセスコードは使えなくなりました。このメールは他の方に転送しないでください。',
+      },
+      en: {
+        name: 'Task assigned to a one-time user',
+        summary:
+          'Sent to a one-time user (guest) whose task can be executed, with a new personal link and access code.',
+        subject: '[Keiyaku] A task ({{taskType}}) is waiting for you: {{documentName}}',
+        body: 'Dear {{userName}},\n\nIn the business flow "{{businessFlowName}}" of {{organizationName}}, the document "{{documentName}}" is waiting for your {{taskType}} task.\n\nOpen your personal link below and enter the verification code sent to this address.\n\n{{link}}\n\nIf the link does not open, enter this access code on the guest sign-in page instead.\nAccess code: {{accessCode}}\n\nThe link and the access code expire at {{expiresAt}}; those of earlier mails no longer work. Please do not forward this mail.',
+      },
+    },
+  },
+  'one-time-business-flow-completed': {
+    placeholders: [...DOCUMENT_TASK_PLACEHOLDERS, 'accessCode', 'expiresAt'],
+    required: ['link', 'accessCode'],
+    secret: ['link', 'accessCode'],
+    defaults: {
+      ja: {
+        name: 'ワンタイムユーザーへの業務フロー完了の通知',
+        summary:
+          '業務フローが完了したとき、タスクを担当したワンタイムユーザー（ゲスト）に、署名済みの文書を確認できる新しい専用リンクとアクセスコードを送信します。',
+        subject: '【Keiyaku】業務フロー「{{businessFlowName}}」が完了しました',
+        body: '{{userName}} 様\n\n{{organizationName}} の業務フロー「{{businessFlowName}}」が完了しました。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力すると、署名済みの文書をダウンロードできます。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。以前のメールのリンクとアクセスコードは使えなくなりました。このメールは他の方に転送しないでください。',
+      },
+      en: {
+        name: 'Business flow completed, to a one-time user',
+        summary:
+          'Sent to the one-time users (guests) who had tasks in a business flow when it is complete, with a new personal link and access code to download the signed documents.',
+        subject: '[Keiyaku] The business flow "{{businessFlowName}}" is complete',
+        body: 'Dear {{userName}},\n\nThe business flow "{{businessFlowName}}" of {{organizationName}} is complete.\n\nOpen your personal link below and enter the verification code sent to this address to download the signed documents.\n\n{{link}}\n\nIf the link does not open, enter this access code on the guest sign-in page instead.\nAccess code: {{accessCode}}\n\nThe link and the access code expire at {{expiresAt}}; those of earlier mails no longer work. Please do not forward this mail.',
+      },
+    },
+  },
+  'one-time-invitation': {
+    placeholders: [
+      'userName',
+      'organizationName',
+      'inviterName',
+      'workspaceName',
+      'businessFlowName',
+      'link',
+      'accessCode',
+      'expiresAt',
+    ],
+    required: ['link', 'accessCode'],
+    secret: ['link', 'accessCode'],
+    defaults: {
+      ja: {
+        name: 'ワンタイムユーザーの招待',
+        summary:
+          '業務フローにワンタイムユーザー（ゲスト）を招待したとき、本人専用のリンクとアクセスコードを送信します。',
+        subject: '【Keiyaku】{{organizationName}} から「{{businessFlowName}}」へのご招待',
+        body: '{{userName}} 様\n\n{{organizationName}} の {{inviterName}} 様から、業務フロー「{{businessFlowName}}」に招待されました。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力してください。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。このメールは他の方に転送しないでください。',
+      },
+      en: {
+        name: 'One-time user invitation',
+        summary: 'Sends a one-time user (guest) invited to a business flow their personal link and access code.',
+        subject: '[Keiyaku] {{organizationName}} invites you to "{{businessFlowName}}"',
+        body: 'Dear {{userName}},\n\n{{inviterName}} of {{organizationName}} invited you to the business flow "{{businessFlowName}}".\n\nOpen your personal link below and enter the verification code sent to this address.\n\n{{link}}\n\nIf the link does not open, enter this access code on the guest sign-in page instead.\nAccess code: {{accessCode}}\n\nThe link and the access code expire at {{expiresAt}}. Please do not forward this mail.',
+      },
+    },
+  },
+  'one-time-auth-code': {
+    placeholders: ['userName', 'organizationName', 'businessFlowName', 'code', 'minutes', 'expiresAt'],
+    required: ['code'],
+    secret: ['code'],
+    defaults: {
+      ja: {
+        name: 'ワンタイムユーザーの認証コード',
+        summary: 'ワンタイムユーザーがメールアドレスを確認するための6桁の認証コードを送信します。',
+        subject: '【Keiyaku】認証コードのお知らせ',
+        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」に参加するための認証コードは {{code}} です。{{minutes}}分以内（{{expiresAt}}まで）に入力してください。\nお心当たりがない場合は、このメールを破棄してください。',
+      },
+      en: {
+        name: 'One-time user verification code',
+        summary: 'Sends the 6-digit code a one-time user enters to prove their e-mail address.',
+        subject: '[Keiyaku] Your verification code',
+        body: 'Dear {{userName}},\n\nYour code to join the business flow "{{businessFlowName}}" is {{code}}. Enter it within {{minutes}} minutes (by {{expiresAt}}).\nIf you did not ask for it, ignore this mail.',
       },
     },
   },

@@ -23,9 +23,10 @@ export const SIGNATURE_TYPE_CODES = [
 ] as const;
 export type SignatureTypeCode = (typeof SIGNATURE_TYPE_CODES)[number];
 
-/** The person executing the sign task. */
+/** The person executing the sign task: a user, or a one-time user (userId null) named by oneTimeUserId. */
 export interface Signer {
-  userId: string;
+  userId: string | null;
+  oneTimeUserId?: string | null;
   organizationId: string;
   name: string;
   email: string;

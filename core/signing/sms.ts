@@ -13,7 +13,7 @@ export const SMS_KIND_DEFINITIONS = {
   'signing-code': {
     secret: ['code'],
     text: {
-      ja: 'Keiyaku 署名の確認コード: {{code}}（{{minutes}}分間有効）',
+      ja: 'Keiyaku 署名の認証コード: {{code}}（{{minutes}}分間有効）',
       en: 'Keiyaku signing code: {{code}} (valid {{minutes}} min, until {{expiry}} UTC)',
     },
   },

@@ -63,7 +63,7 @@ describe('sms plugin', () => {
 
     const [jaSms] = await outboxTo(app, ja);
     const [enSms] = await outboxTo(app, en);
-    expect(jaSms).toMatchObject({ id: jaId, body: 'Keiyaku 署名の確認コード: 482915（10分間有効）' });
+    expect(jaSms).toMatchObject({ id: jaId, body: 'Keiyaku 署名の認証コード: 482915（10分間有効）' });
     expect(enSms).toMatchObject({ id: enId, body: 'Keiyaku signing code: 731604 (valid 10 min, until 12:34 UTC)' });
     const stored = await knex('outgoing_messages').whereIn('id', [jaId, enId]).select('params', 'secret_params');
     for (const row of stored) {
@@ -89,7 +89,7 @@ describe('sms plugin', () => {
   it('still sends a job queued by an earlier version, which carries the rendered text itself', async () => {
     const phone = newPhone();
     const id = randomUUID();
-    const legacy = { id, to: phone, text: 'Keiyaku 署名の確認コード: 000111', organizationId: null, userId: null };
+    const legacy = { id, to: phone, text: 'Keiyaku 署名の認証コード: 000111', organizationId: null, userId: null };
     await app.service.deps.jobs.send(SMS_SEND_JOB, legacy, { id });
     const [sms] = await outboxTo(app, phone);
     expect(sms).toMatchObject({ id, body: legacy.text });

@@ -371,7 +371,9 @@ describe('status changes', () => {
         app,
         (m) => recipientOf(m).includes(email) && (m.text ?? '').includes('完了通知の取引'),
       );
-      expect(mail.text).toContain(`/business-flows/${flow.id}`);
+      // The partner's user is sent to the partner view of the flow.
+      const page = email === b.email ? 'outer-business-flows' : 'business-flows';
+      expect(mail.text).toContain(`/${page}/${flow.id}`);
     }
     expect((await lastLog(app, 'business_flow.completed', flow.id)).details).toMatchObject({ how: 'manual' });
   });

@@ -181,7 +181,7 @@ describe('mail and SMS jobs carry ids, not secrets', () => {
     expect(sent.status).toBe(202);
     const mail = await waitForMail(
       app,
-      (m) => recipientOf(m).includes(w.userA2.email) && /確認コード|signing code/i.test(m.subject ?? ''),
+      (m) => recipientOf(m).includes(w.userA2.email) && /認証コード|signing code/i.test(m.subject ?? ''),
     );
     const code = /(\d{6})/.exec(mail.text ?? '')![1]!;
     await expectSecretOnlyInTheMessage(app, idOfMail(mail.messageId), code, 'mail.send');

@@ -187,6 +187,39 @@ const FOREIGN_CALLS: Record<
   removeMyAgent: () => ({ params: { agentId: foreign.agentId! } }),
   getMySealImageContent: () => ({ params: { sealImageId: foreign.sealImageId! } }),
   deleteMySealImage: () => ({ params: { sealImageId: foreign.sealImageId! } }),
+  // One-time users: B's workspace and flow, and the invitation of a one-time user to B's flow (seeded below).
+  listOneTimeUsers: () => ({ params: { workspaceId: foreign.flowWorkspaceId! } }),
+  listOneTimeInvitations: () => ({ params: { businessFlowId: foreign.documentFlowId! } }),
+  inviteOneTimeUser: () => ({
+    params: { businessFlowId: foreign.documentFlowId! },
+    body: {
+      data: { type: 'OneTimeInvitation', attributes: { channel: 'email', name: '越境', email: 'x@example.com' } },
+    },
+  }),
+  cancelOneTimeInvitation: () => ({
+    params: { invitationId: foreign.invitationId! },
+    body: lockOnly('OneTimeInvitation'),
+  }),
+  resendOneTimeInvitation: () => ({
+    params: { invitationId: foreign.invitationId! },
+    body: lockOnly('OneTimeInvitation'),
+  }),
+  reinviteOneTimeUser: () => ({ params: { invitationId: foreign.invitationId! }, body: lockOnly('OneTimeInvitation') }),
+  openOneTimeQrCode: () => ({ params: { invitationId: foreign.invitationId! } }),
+  // Partner invitations by link: B's workspace and B's invitation of a partner address (seeded below).
+  listWorkspaceInvitations: () => ({ params: { workspaceId: foreign.flowWorkspaceId! } }),
+  invitePartnerOrganization: () => ({
+    params: { workspaceId: foreign.flowWorkspaceId! },
+    body: { data: { type: 'WorkspaceInvitation', attributes: { email: 'x@example.com' } } },
+  }),
+  cancelWorkspaceInvitation: () => ({
+    params: { invitationId: foreign.workspaceInvitationId! },
+    body: lockOnly('WorkspaceInvitation'),
+  }),
+  resendWorkspaceInvitation: () => ({
+    params: { invitationId: foreign.workspaceInvitationId! },
+    body: lockOnly('WorkspaceInvitation'),
+  }),
 };
 
 /** Path parameters that are not ids of organization-owned rows (mail template kind and language). */
@@ -292,6 +325,37 @@ beforeAll(async () => {
     })
     .returning('id');
   foreign.taskId = task.id;
+  const [oneTimeUser] = await app.service.deps
+    .knex('one_time_users')
+    .insert({
+      organization_id: b.organizationId,
+      workspace_id: seeded.workspaceId,
+      name: 'B社のゲスト',
+      email: 'b-guest@example.com',
+    })
+    .returning('id');
+  const [invitation] = await app.service.deps
+    .knex('one_time_invitations')
+    .insert({
+      organization_id: b.organizationId,
+      one_time_user_id: oneTimeUser.id,
+      business_flow_id: seeded.businessFlowId,
+      channel: 'qr',
+    })
+    .returning('id');
+  foreign.invitationId = invitation.id;
+  const [workspaceInvitation] = await app.service.deps
+    .knex('workspace_invitations')
+    .insert({
+      organization_id: b.organizationId,
+      workspace_id: seeded.workspaceId,
+      email: 'b-partner@example.com',
+      token_hash: 'b'.repeat(64),
+      expires_at: new Date(Date.now() + 86_400_000),
+      last_sent_at: new Date(),
+    })
+    .returning('id');
+  foreign.workspaceInvitationId = workspaceInvitation.id;
   // Templates: B's document template (its approve task on B's group) used by B's business flow template.
   const documentTemplate = await app.api.call('createDocumentTemplate', {
     token: b.token,
@@ -354,7 +418,10 @@ afterAll(() => app?.close());
 describe('cross-organization isolation', () => {
   it('every operation with an id in its path is in the walk', () => {
     const withIds = [...loadContract().operations.values()]
-      .filter((op) => op.authenticated && op.parameters.some((p) => p.in === 'path' && !NOT_IDS.has(p.name)))
+      // Guest operations answer 401 to a member's token (tests/api/guest-token-walk.test.ts covers the other way).
+      .filter(
+        (op) => op.authenticated && !op.guest && op.parameters.some((p) => p.in === 'path' && !NOT_IDS.has(p.name)),
+      )
       .map((op) => op.operationId)
       .sort();
     expect(withIds.filter((id) => !(id in FOREIGN_CALLS))).toEqual([]);
@@ -423,7 +490,11 @@ describe('cross-organization isolation', () => {
 
   it('no list or download shows another organization’s data', async () => {
     const lists = [...loadContract().operations.values()].filter(
-      (op) => op.method.toLowerCase() === 'get' && op.authenticated && !op.parameters.some((p) => p.in === 'path'),
+      (op) =>
+        op.method.toLowerCase() === 'get' &&
+        op.authenticated &&
+        !op.guest &&
+        !op.parameters.some((p) => p.in === 'path'),
     );
     expect(lists.length).toBeGreaterThan(10);
     for (const op of lists) {

@@ -145,6 +145,24 @@ export function pdfsig(pdf: Uint8Array): { validations: string[]; types: string[
   };
 }
 
+/**
+ * The signature dictionaries of the PDF as qpdf reads them (`qpdf --json=2`: object streams resolved, text strings
+ * decoded), each with its /Name and /Reason: an independent look at whom a signature names.
+ */
+export function signatureDictionaries(pdf: Uint8Array): { name: string | null; reason: string | null }[] {
+  const json = execFileSync('qpdf', ['--json=2', '--json-key=qpdf', tempFile('dictionaries.pdf', pdf)], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const objects = (JSON.parse(json) as { qpdf: [unknown, Record<string, { value?: Record<string, unknown> }>] })
+    .qpdf[1];
+  const text = (value: unknown) => (typeof value === 'string' ? value.replace(/^u:/, '') : null);
+  return Object.values(objects)
+    .map((object) => object.value)
+    .filter((value): value is Record<string, unknown> => value?.['/Type'] === '/Sig')
+    .map((value) => ({ name: text(value['/Name']), reason: text(value['/Reason']) }));
+}
+
 /** pdfsig with an NSS database (certutil, libnss3-tools) that trusts the CA certificates in `caPem` for signing. */
 export function pdfsigTrusting(pdf: Uint8Array, caPem: string): { validations: string[]; certificates: string[] } {
   const db = tempFile('nssdb');

@@ -9,12 +9,14 @@
  * it has one) or the active users of the partner organization. `alsoUserIds` adds users (e.g. a document's
  * creator). Each user gets one mail, in their language, rendered with their own organization's template.
  * When the workspace's mail notification is off nothing is queued; the caller's operation log still records the
- * step itself.
+ * step itself. A task-assigned step also reaches the one-time users among the tasks' assignees, each with a new
+ * personal link (core/modules/one-time-users/work/task-mail.ts).
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import type { Locale } from '../../http/errors.ts';
 import type { MailKind } from '../../mail/messages.ts';
+import { mailOneTimeUsers } from '../one-time-users/work/task-mail.ts';
 
 export type FlowMailKind = Extract<
   MailKind,
@@ -54,8 +56,17 @@ export async function notifyFlowParties(
 ): Promise<number> {
   const flow = await trx('business_flows as f')
     .join('workspaces as w', 'w.id', 'f.workspace_id')
+    .join('organizations as o', 'o.id', 'f.organization_id')
     .where('f.id', notification.businessFlowId)
-    .first('f.id', 'f.name', 'f.created_by', 'w.name as workspace_name', 'w.mail_notification');
+    .first(
+      'f.id',
+      'f.name',
+      'f.organization_id',
+      'f.created_by',
+      'w.name as workspace_name',
+      'w.mail_notification',
+      'o.name as organization_name',
+    );
   if (!flow || !flow.mail_notification) return 0;
   const only = notification.only ?? 'all';
   const recipients =
@@ -63,15 +74,31 @@ export async function notifyFlowParties(
   const extra = (notification.alsoUserIds ?? []).filter((id): id is string => Boolean(id));
   if (extra.length > 0) recipients.push(...(await activeUsers(trx).whereIn('u.id', extra)));
   const vars: Record<string, string> = {
+    organizationName: flow.organization_name as string,
     workspaceName: flow.workspace_name as string,
     businessFlowName: flow.name as string,
     link: `${deps.config.publicUrl}/business-flows/${flow.id}`,
     ...notification.vars,
   };
+  const paramsFor = (locale: Locale) => {
+    const params: Record<string, string> = { ...vars };
+    if (vars.taskType) params.taskType = TASK_TYPE_LABELS[locale][vars.taskType] ?? vars.taskType;
+    return params;
+  };
   let queued = 0;
+  if (notification.kind === 'task-assigned' && only !== 'all') {
+    queued += await mailOneTimeUsers(deps, trx, 'one-time-task-assigned', only, paramsFor);
+  }
+  if (notification.kind === 'business-flow-completed') {
+    const target = { businessFlowId: flow.id as string };
+    queued += await mailOneTimeUsers(deps, trx, 'one-time-business-flow-completed', target, paramsFor);
+  }
   for (const user of dedupe(recipients)) {
-    const params: Record<string, string> = { ...vars, userName: user.name };
-    if (vars.taskType) params.taskType = TASK_TYPE_LABELS[user.locale][vars.taskType] ?? vars.taskType;
+    const params: Record<string, string> = { ...paramsFor(user.locale), userName: user.name };
+    // A partner organization's user reaches the flow through its partner view (/outer-business-flows/{id}).
+    if (user.organization_id !== flow.organization_id && params.link === ownerLink(deps, flow.id)) {
+      params.link = `${deps.config.publicUrl}/outer-business-flows/${flow.id}`;
+    }
     const id = await deps.mailer.send(trx, {
       kind: notification.kind,
       to: user.email,
@@ -84,6 +111,8 @@ export async function notifyFlowParties(
   }
   return queued;
 }
+
+const ownerLink = (deps: CoreDeps, flowId: string) => `${deps.config.publicUrl}/business-flows/${flowId}`;
 
 function activeUsers(trx: Knex.Transaction) {
   return trx('users as u').where('u.status', 'active').select<Recipient[]>(RECIPIENT_COLUMNS);
@@ -108,7 +137,7 @@ async function flowParties(trx: Knex.Transaction, flowId: string, creatorId: str
 
 /**
  * The assignees of the given tasks: members of a task's group who hold its role (when it has one), or the active
- * users of a partner organization. One-time users (a later issue) are not reached here yet.
+ * users of a partner organization (one-time users get their own mail: mailOneTimeUsers).
  */
 async function taskAssignees(trx: Knex.Transaction, taskIds: string[]): Promise<Recipient[]> {
   if (taskIds.length === 0) return [];

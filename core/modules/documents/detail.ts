@@ -47,9 +47,16 @@ export function documentSummary(row: DocumentRow, current: DocumentVersionRow) {
 async function documentEvents(db: Knex, documentId: string) {
   const rows = (await db('document_events as e')
     .leftJoin('users as u', 'u.id', 'e.actor_user_id')
+    .leftJoin('one_time_users as g', 'g.id', 'e.actor_one_time_user_id')
     .where('e.document_id', documentId)
     .orderBy([{ column: 'e.created_at' }, { column: 'e.id' }])
-    .select('e.kind', 'e.reason', 'e.to_order', 'e.created_at', 'u.name as actor_name')) as Record<string, any>[];
+    .select(
+      'e.kind',
+      'e.reason',
+      'e.to_order',
+      'e.created_at',
+      db.raw('coalesce(u.name, g.name, g.email) as actor_name'),
+    )) as Record<string, any>[];
   return rows.map((e) => ({
     kind: e.kind as string,
     reason: e.reason as string | null,

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { FileStore } from '../../files/blob-store.ts';
 import { assertScanAllowsUse, type DocumentVersionRow } from '../../files/scan.ts';
-import type { Principal } from '../../http/context.ts';
+import type { GuestPrincipal, Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { cleanFileName } from '../../http/file-name.ts';
 import { documentAccess } from '../workspaces/access.ts';
@@ -28,11 +28,11 @@ export function contentDisposition(storedName: string): string {
 export async function documentFile(
   db: Knex,
   files: FileStore,
-  principal: Principal,
+  caller: Principal | GuestPrincipal,
   documentId: string,
   versionNumber: number | undefined,
 ): Promise<{ stream: Readable; headers: Record<string, string> }> {
-  await documentAccess(db, principal, documentId);
+  await documentAccess(db, caller, documentId);
   const query = db('document_versions').where('document_id', documentId);
   const version = (await (versionNumber === undefined
     ? query.orderBy('version', 'desc').first()

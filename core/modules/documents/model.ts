@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal, RequestContext } from '../../http/context.ts';
+import type { GuestPrincipal, Principal, RequestContext } from '../../http/context.ts';
 
 export type DocumentStatus = 'in_progress' | 'completed' | 'remanded' | 'cancelled';
 
@@ -39,15 +39,29 @@ export interface DocumentRow {
   updated_at: Date;
 }
 
-/** The user acting on a document (possibly of a partner organization). */
+/**
+ * The user acting on a document (possibly of a partner organization), or a one-time user: then `userId` is null,
+ * `organizationId` is the workspace owner's and `oneTimeUser` names the guest (history and log record them).
+ */
 export interface DocumentActor {
-  userId: string;
+  userId: string | null;
   organizationId: string;
   req: RequestContext | null;
+  oneTimeUser?: { id: string; email: string } | null;
 }
 
 export function documentActorOf(principal: Principal, req: RequestContext): DocumentActor {
   return { userId: principal.userId, organizationId: principal.organizationId, req };
+}
+
+/** A one-time user acting on a document of the flow they were invited to. */
+export function guestActorOf(guest: GuestPrincipal, req: RequestContext): DocumentActor {
+  return {
+    userId: null,
+    organizationId: guest.organizationId,
+    req,
+    oneTimeUser: { id: guest.oneTimeUserId, email: guest.email },
+  };
 }
 
 /** The unique constraint on (organization_id, system_link_id) and what it means for each input shape. */
@@ -68,6 +82,7 @@ export async function addDocumentEvent(
     reason: event.reason ?? null,
     to_order: event.toOrder ?? null,
     actor_user_id: actor?.userId ?? null,
+    actor_one_time_user_id: actor?.oneTimeUser?.id ?? null,
     actor_organization_id: actor?.organizationId ?? null,
     created_at: event.at,
   });
@@ -88,9 +103,10 @@ export function logDocumentChange(
     actorUserId: actor.userId,
     targetType: 'document',
     targetId: document.id,
-    details:
-      actor.organizationId === document.organization_id
-        ? details
-        : { ...details, partnerOrganizationId: actor.organizationId },
+    details: {
+      ...details,
+      ...(actor.organizationId === document.organization_id ? {} : { partnerOrganizationId: actor.organizationId }),
+      ...(actor.oneTimeUser ? { oneTimeUserId: actor.oneTimeUser.id, oneTimeUserEmail: actor.oneTimeUser.email } : {}),
+    },
   });
 }

@@ -19,5 +19,8 @@ export function sampleValues(locale: Locale, publicUrl: string, now: Date): Reco
     taskType: ja ? '承認' : 'approve',
     reason: ja ? '金額を修正してください。' : 'Please correct the amount.',
     toOrder: '1',
+    inviterName: ja ? '佐藤 花子' : 'Hanako Sato',
+    accessCode: 'K7QM-3XWP-9HTR-BD4N',
+    code: '123456',
   };
 }

@@ -8,7 +8,7 @@ import type { SignRecordRow } from './ledger.ts';
 
 /**
  * The columns of the sign record ledger CSV. Every hashed field is there exactly as hashed (instants in ISO 8601
- * UTC with milliseconds); `signed_at_jst`, `signer_login_id` and `on_behalf_of_name` are for reading only.
+ * UTC with milliseconds; the one-time user columns, empty for members, are hashed only when set); `signed_at_jst`, `signer_login_id` and `on_behalf_of_name` are for reading only.
  */
 export const SIGN_RECORD_COLUMNS = [
   'id',
@@ -20,6 +20,8 @@ export const SIGN_RECORD_COLUMNS = [
   'signer_user_id',
   'signer_login_id',
   'signer_name',
+  'signer_email',
+  'signer_one_time_user_id',
   'on_behalf_of_user_id',
   'on_behalf_of_name',
   'signature_type',
@@ -47,6 +49,8 @@ function fields(row: ExportRow): CsvValue[] {
     row.signer_user_id,
     row.signer_login_id,
     row.signer_name,
+    row.signer_email,
+    row.signer_one_time_user_id,
     row.on_behalf_of_user_id,
     row.on_behalf_of_name,
     row.signature_type,

@@ -11,6 +11,9 @@ export interface SignRecordEntry {
   signerUserId: string | null;
   /** The signer's name as it stood when signing. */
   signerName: string;
+  /** A one-time user signer: their id and the e-mail address they proved (null/absent for members). */
+  signerOneTimeUserId?: string | null;
+  signerEmail?: string | null;
   /** The e-certificate owner when an agent signed on their behalf. */
   onBehalfOfUserId?: string | null;
   /** A signature type of core/signing (party, business-operator, timestamp ...). */
@@ -36,6 +39,8 @@ export interface SignRecordRow {
   document_revision: number;
   signer_user_id: string | null;
   signer_name: string;
+  signer_email: string | null;
+  signer_one_time_user_id: string | null;
   on_behalf_of_user_id: string | null;
   signature_type: string;
   certificate_subject: string | null;
@@ -50,9 +55,14 @@ export interface SignRecordRow {
   hash: string;
 }
 
-/** The hashed content of a ledger row: every column but id, prev_hash and hash. */
+/**
+ * The hashed content of a ledger row: every column but id, prev_hash and hash. The one-time user columns came later:
+ * they are hashed only when set, so the rows written before them keep their hashes.
+ */
 export function signRecordHash(row: Omit<SignRecordRow, 'id' | 'hash'>): string {
   return chainHash(row.prev_hash, {
+    signerEmail: row.signer_email ?? undefined,
+    signerOneTimeUserId: row.signer_one_time_user_id ?? undefined,
     organizationId: row.organization_id,
     documentId: row.document_id,
     documentRevision: row.document_revision,
@@ -90,6 +100,8 @@ export async function appendSignRecord(
     document_revision: entry.documentRevision,
     signer_user_id: entry.signerUserId,
     signer_name: entry.signerName,
+    signer_email: entry.signerEmail ?? null,
+    signer_one_time_user_id: entry.signerOneTimeUserId ?? null,
     on_behalf_of_user_id: entry.onBehalfOfUserId ?? null,
     signature_type: entry.signatureType,
     certificate_subject: entry.certificateSubject ?? null,

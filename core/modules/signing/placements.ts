@@ -1,7 +1,8 @@
 /*
  * What a signer places on the document (seal image, handwritten drawing, text), checked against the PDF and turned
  * into the engine's appearances: the page must exist, the rectangle must lie inside the page with its lower-left
- * corner before its upper-right one, text is at most 3 lines of 7 characters, images must decode. The pages' sizes
+ * corner before its upper-right one, text is at most 3 lines of 7 characters, images must decode. A seal is one of
+ * the signer's seal images or an image given inline as a data URL (a one-time user has no stored seal images). The pages' sizes
  * are read in the PDF worker pool (PDF_TOO_COMPLEX over the budget, PDF_WORK_BUSY when full).
  */
 import type { Knex } from 'knex';
@@ -22,11 +23,24 @@ export interface PlacementInput {
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|gif));base64,([A-Za-z0-9+/=\s]+)$/;
 
-/** Checks `placements` against the document `pdf` and turns them into the engine's appearances. */
+/** An inline image (a data URL of PNG, JPEG or GIF); SIGNING_IMAGE_INVALID at `pointer` otherwise. */
+function inlineImage(dataUrl: string | undefined, pointer: string): NonNullable<Appearance['image']> {
+  const match = DATA_URL.exec(dataUrl ?? '');
+  if (!match) throw new AppError('SIGNING_IMAGE_INVALID', { pointer });
+  return {
+    bytes: Buffer.from(match[2]!, 'base64'),
+    contentType: match[1] as 'image/png' | 'image/jpeg' | 'image/gif',
+  };
+}
+
+/**
+ * Checks `placements` against the document `pdf` and turns them into the engine's appearances; `userId` owns the
+ * seal images a placement may name (null for a one-time user).
+ */
 export async function appearancesOf(
   db: Knex,
   files: FileStore,
-  userId: string,
+  userId: string | null,
   pdf: Uint8Array,
   placements: readonly PlacementInput[],
   pdfWork: PdfWorkPool,
@@ -56,19 +70,19 @@ export async function appearancesOf(
         throw new AppError('SIGNING_TEXT_TOO_LONG', { pointer: `${at}/lines` });
       }
       appearance.text = lines;
+    } else if (placement.kind === 'seal' && placement.image !== undefined) {
+      appearance.image = inlineImage(placement.image, `${at}/image`);
     } else if (placement.kind === 'seal') {
-      const seal = placement.sealImageId
-        ? await db('seal_images').where({ id: placement.sealImageId, user_id: userId }).first('sha256', 'content_type')
-        : null;
+      const seal =
+        placement.sealImageId && userId
+          ? await db('seal_images')
+              .where({ id: placement.sealImageId, user_id: userId })
+              .first('sha256', 'content_type')
+          : null;
       if (!seal) throw new AppError('REFERENCE_NOT_FOUND', { pointer: `${at}/sealImageId` });
       appearance.image = { bytes: await files.read(seal.sha256 as string), contentType: seal.content_type };
     } else {
-      const match = DATA_URL.exec(placement.image ?? '');
-      if (!match) throw new AppError('SIGNING_IMAGE_INVALID', { pointer: `${at}/image` });
-      appearance.image = {
-        bytes: Buffer.from(match[2]!, 'base64'),
-        contentType: match[1] as 'image/png' | 'image/jpeg' | 'image/gif',
-      };
+      appearance.image = inlineImage(placement.image, `${at}/image`);
     }
     appearances.push(appearance);
   }

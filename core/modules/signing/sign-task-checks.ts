@@ -7,6 +7,7 @@ import { AppError } from '../../http/errors.ts';
 import { revocationRefusal } from '../../signing/revocation.ts';
 import type { SignatureRequest, SignatureType, Signer } from '../../signing/signature-types.ts';
 import type { DocumentActor } from '../documents/model.ts';
+import { isGuestCaller, type TaskCaller } from '../tasks/model.ts';
 import { assertRunnable, type LockedStep, lockStep } from '../tasks/step.ts';
 import { checkSigningCode } from './codes.ts';
 import { assertAgentOf, openECertificate, recordRevocationCheck } from './e-certificates.ts';
@@ -28,7 +29,24 @@ export function typeOf(deps: CoreDeps, step: LockedStep): SignatureType {
   return deps.signatureTypes.get(step.task.signature_type ?? 'operator');
 }
 
-export async function signerOf(trx: Knex.Transaction, principal: Principal, ip: string | null): Promise<Signer> {
+/**
+ * Who signs: the member, whose e-mail address must be confirmed, or the one-time user, whose address the code they
+ * signed in with proved (no confirmation step).
+ */
+export async function signerOf(trx: Knex.Transaction, caller: TaskCaller, ip: string | null): Promise<Signer> {
+  if (isGuestCaller(caller)) {
+    const guest = await trx('one_time_users').where({ id: caller.oneTimeUserId }).first('id', 'name', 'email');
+    if (!guest?.email) throw new AppError('NOT_FOUND');
+    return {
+      userId: null,
+      oneTimeUserId: guest.id,
+      organizationId: caller.organizationId,
+      name: guest.name ?? guest.email,
+      email: guest.email,
+      ipAddress: ip,
+    };
+  }
+  const principal = caller;
   const user = await trx('users')
     .where({ id: principal.userId })
     .first('id', 'organization_id', 'name', 'email', 'email_confirmed_address');
@@ -69,37 +87,44 @@ export interface Prepared {
 export const needsCode = (step: LockedStep, type: SignatureType) =>
   step.task.two_factor !== 'none' && type.allowsTwoFactor;
 
+/** The member a type signing with an e-certificate needs: a one-time user has none (SIGNATURE_TYPE_UNAVAILABLE). */
+function certificateHolder(caller: TaskCaller): Principal {
+  if (isGuestCaller(caller)) throw new AppError('SIGNATURE_TYPE_UNAVAILABLE');
+  return caller;
+}
+
 /** Phase 1: every refusal, with code and PIN failures committed; what the signature needs. */
 export async function prepare(
   deps: CoreDeps,
-  principal: Principal,
+  caller: TaskCaller,
   actor: DocumentActor,
   taskId: string,
   input: SignTaskInput,
 ): Promise<Prepared> {
   const outcome = await deps.knex.transaction(async (trx) => {
-    const step = await lockStep(trx, principal, taskId);
-    await assertRunnable(trx, principal, step, input.lockVersion);
+    const step = await lockStep(trx, caller, taskId);
+    await assertRunnable(trx, caller, step, input.lockVersion);
     const type = typeOf(deps, step);
     const version = await latestVersion(trx, step.document.id);
     assertScanAllowsUse(version);
-    const signer = await signerOf(trx, principal, actor.req?.ip ?? null);
+    const signer = await signerOf(trx, caller, actor.req?.ip ?? null);
     assertRequiredPlacement(type, input.placements ?? []);
-    if (type.signsOnBehalf) {
+    const principal = type.signsOnBehalf || type.requiresPin ? certificateHolder(caller) : null;
+    if (principal && type.signsOnBehalf) {
       if (!input.onBehalfOfUserId) {
         throw new AppError('VALIDATION_FAILED', { pointer: '/data/attributes/onBehalfOfUserId' });
       }
       await assertAgentOf(trx, principal.userId, input.onBehalfOfUserId);
     }
     let eCertificate: Prepared['eCertificate'] = null;
-    if (type.requiresPin) {
+    if (principal && type.requiresPin) {
       const opened = await openECertificate(deps, trx, input.onBehalfOfUserId ?? principal.userId, input.pin);
       if ('refusal' in opened) return opened;
       eCertificate = opened;
     }
     const prepared: Prepared = { type, codeId: null, signer, version, eCertificate };
     if (!needsCode(step, type)) return prepared;
-    const code = await checkSigningCode(deps, trx, principal.userId, step.task.id, input.code);
+    const code = await checkSigningCode(deps, trx, caller, step.task.id, input.code);
     return 'refusal' in code ? code : { ...prepared, codeId: code.codeId };
   });
   if ('refusal' in outcome) throw outcome.refusal;
@@ -118,7 +143,8 @@ export async function assertECertificateNotRevoked(
 ): Promise<void> {
   const { key } = eCertificate.certificate;
   const statuses = await deps.signing.revocation.check([key.certificate, ...key.chain]);
-  await recordRevocationCheck(deps, actor, eCertificate.id, statuses);
+  // Only members sign with an e-certificate (prepare refuses one-time users), so the actor is a user.
+  await recordRevocationCheck(deps, { userId: actor.userId!, req: actor.req }, eCertificate.id, statuses);
   const refusal = revocationRefusal(statuses, 'user');
   if (refusal) throw refusal.error;
 }

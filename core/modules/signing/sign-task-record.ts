@@ -4,10 +4,10 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import type { StoredBlob } from '../../files/blob-store.ts';
 import { assertScanAllowsUse, type DocumentVersionRow, latestVersion } from '../../files/scan.ts';
-import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SignatureOutcome } from '../../signing/signature-types.ts';
 import type { DocumentActor } from '../documents/model.ts';
+import type { TaskCaller } from '../tasks/model.ts';
 import { appendSignRecord } from '../sign-records/ledger.ts';
 import { completeTask } from '../tasks/execute-task.ts';
 import { assertRunnable, type LockedStep, lockStep } from '../tasks/step.ts';
@@ -30,7 +30,7 @@ export interface Signed {
 async function assertStillSignable(
   deps: CoreDeps,
   trx: Knex.Transaction,
-  principal: Principal,
+  caller: TaskCaller,
   step: LockedStep,
   prepared: Prepared,
 ): Promise<void> {
@@ -38,7 +38,7 @@ async function assertStillSignable(
   if (type.code !== prepared.type.code || needsCode(step, type) !== (prepared.codeId !== null)) {
     throw new AppError('UPDATED_BY_ANOTHER_USER', { detail: "the task's signature rules changed while signing" });
   }
-  await signerOf(trx, principal, null);
+  await signerOf(trx, caller, null);
   if (!prepared.eCertificate) return;
   const row = await trx('e_certificates').where({ id: prepared.eCertificate.id }).forUpdate().first();
   if (!row) throw new AppError('E_CERTIFICATE_NOT_REGISTERED');
@@ -54,7 +54,7 @@ async function assertStillSignable(
  */
 export async function record(
   deps: CoreDeps,
-  principal: Principal,
+  caller: TaskCaller,
   actor: DocumentActor,
   taskId: string,
   input: SignTaskInput,
@@ -62,9 +62,9 @@ export async function record(
   signed: Signed,
 ): Promise<DocumentVersionRow | null> {
   return deps.knex.transaction(async (trx) => {
-    const step = await lockStep(trx, principal, taskId);
-    await assertRunnable(trx, principal, step, input.lockVersion);
-    await assertStillSignable(deps, trx, principal, step, prepared);
+    const step = await lockStep(trx, caller, taskId);
+    await assertRunnable(trx, caller, step, input.lockVersion);
+    await assertStillSignable(deps, trx, caller, step, prepared);
     const latest = await latestVersion(trx, step.document.id);
     assertScanAllowsUse(latest);
     if (latest.id !== signed.base.id || latest.sha256 !== signed.base.sha256) return latest;
@@ -103,6 +103,8 @@ async function recordSignature(
       documentRevision: stored.version,
       signerUserId: signer.userId,
       signerName: signer.name,
+      signerOneTimeUserId: signer.oneTimeUserId ?? null,
+      signerEmail: signer.oneTimeUserId ? signer.email : null,
       onBehalfOfUserId: outcome.onBehalfOfUserId,
       signatureType: type.code,
       certificateSubject: certificate?.subject.replace(/\n/g, ', ') ?? null,

@@ -25,10 +25,10 @@
  */
 import type { CoreDeps } from '../../deps.ts';
 import type { DocumentVersionRow } from '../../files/scan.ts';
-import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { SignatureRequest } from '../../signing/signature-types.ts';
 import type { DocumentActor } from '../documents/model.ts';
+import type { TaskCaller } from '../tasks/model.ts';
 import { appearancesOf } from './placements.ts';
 import { assertECertificateNotRevoked, prepare, type Prepared, type SignTaskInput } from './sign-task-checks.ts';
 import { record, type Signed } from './sign-task-record.ts';
@@ -41,7 +41,6 @@ export const MAX_ATTEMPTS = 3;
 /** Phase 2, with no transaction open: signs `version` and writes the signed PDF to the file store. */
 async function signVersion(
   deps: CoreDeps,
-  principal: Principal,
   taskId: string,
   input: SignTaskInput,
   prepared: Prepared,
@@ -55,7 +54,7 @@ async function signVersion(
     taskId,
     pdf,
     signer: prepared.signer,
-    appearances: await appearancesOf(deps.knex, deps.files, principal.userId, pdf, placements, deps.pdfWork),
+    appearances: await appearancesOf(deps.knex, deps.files, prepared.signer.userId, pdf, placements, deps.pdfWork),
     claimedTime: signedAt,
     ...(prepared.eCertificate ? { eCertificate: prepared.eCertificate.certificate } : {}),
   };
@@ -67,18 +66,18 @@ async function signVersion(
 /** Signs the task (see the phases above); 409 UPDATED_BY_ANOTHER_USER when every attempt lost to a newer version. */
 export async function signTask(
   deps: CoreDeps,
-  principal: Principal,
+  caller: TaskCaller,
   actor: DocumentActor,
   taskId: string,
   input: SignTaskInput,
 ): Promise<void> {
   await deps.signing.warm();
-  const prepared = await prepare(deps, principal, actor, taskId, input);
+  const prepared = await prepare(deps, caller, actor, taskId, input);
   if (prepared.eCertificate) await assertECertificateNotRevoked(deps, actor, prepared.eCertificate);
   let version = prepared.version;
   for (let attempt = 1; ; attempt++) {
-    const signed = await signVersion(deps, principal, taskId, input, prepared, version);
-    const newer = await record(deps, principal, actor, taskId, input, prepared, signed);
+    const signed = await signVersion(deps, taskId, input, prepared, version);
+    const newer = await record(deps, caller, actor, taskId, input, prepared, signed);
     if (!newer) return;
     if (attempt >= MAX_ATTEMPTS) {
       throw new AppError('UPDATED_BY_ANOTHER_USER', {

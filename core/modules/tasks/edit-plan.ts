@@ -140,6 +140,8 @@ function inputOf(row: TaskRow): TaskInput {
     assignee:
       row.assignee_kind === 'group'
         ? { kind: 'group', groupId: row.group_id! }
-        : { kind: 'organization', organizationId: row.partner_organization_id! },
+        : row.assignee_kind === 'organization'
+          ? { kind: 'organization', organizationId: row.partner_organization_id! }
+          : { kind: 'one_time_user', oneTimeUserId: row.one_time_user_id! },
   };
 }

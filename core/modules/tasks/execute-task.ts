@@ -6,12 +6,11 @@
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { latestVersion, assertScanAllowsUse } from '../../files/scan.ts';
 import { autoCompleteIfDone, type FlowRow } from '../business-flows/complete.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
-import { activateOrder, logTaskStep } from './model.ts';
+import { activateOrder, logTaskStep, type TaskCaller } from './model.ts';
 import { assertRunnable, type LockedStep, lockStep, touchDocument } from './step.ts';
 
 export type TaskAction = 'approve' | 'read' | 'sign';
@@ -25,14 +24,14 @@ const STEP = {
 export async function executeTask(
   deps: CoreDeps,
   trx: Knex.Transaction,
-  principal: Principal,
+  caller: TaskCaller,
   actor: DocumentActor,
   taskId: string,
   action: Exclude<TaskAction, 'sign'>,
   input: { lockVersion?: number; comment?: string | null },
 ): Promise<void> {
-  const step = await lockStep(trx, principal, taskId);
-  await assertRunnable(trx, principal, step, input.lockVersion);
+  const step = await lockStep(trx, caller, taskId);
+  await assertRunnable(trx, caller, step, input.lockVersion);
   if (step.task.type !== action) throw new AppError('TASK_TYPE_MISMATCH');
   assertScanAllowsUse(await latestVersion(trx, step.document.id));
   await completeTask(deps, trx, actor, step, action, input.comment, {});
@@ -58,6 +57,7 @@ export async function completeTask(
     .update({
       status: 'completed',
       completed_by: actor.userId,
+      completed_by_one_time_user_id: actor.oneTimeUser?.id ?? null,
       completed_at: now,
       updated_at: now,
       lock_version: trx.raw('lock_version + 1'),

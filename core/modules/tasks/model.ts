@@ -4,10 +4,16 @@
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal } from '../../http/context.ts';
+import type { GuestPrincipal, Principal } from '../../http/context.ts';
 import { addDocumentEvent, type DocumentActor, type DocumentRow, logDocumentChange } from '../documents/model.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
 import type { TaskType } from './rules.ts';
+
+/** Who runs a task step: a member (of the owner or a partner organization) or a one-time user (guest). */
+export type TaskCaller = Principal | GuestPrincipal;
+
+/** Whether the caller is a one-time user. */
+export const isGuestCaller = (caller: TaskCaller): caller is GuestPrincipal => 'oneTimeUserId' in caller;
 
 export type TaskStatus = 'waiting' | 'active' | 'completed' | 'skipped' | 'cancelled';
 
@@ -27,6 +33,7 @@ export interface TaskRow {
   template_id: string | null;
   status: TaskStatus;
   completed_by: string | null;
+  completed_by_one_time_user_id: string | null;
   completed_at: Date | null;
   /** Sign tasks: the signature type's code (core/signing); null for approve and read. */
   signature_type: string | null;
@@ -86,10 +93,17 @@ export async function logTaskStep(
 }
 
 /**
- * Restricts a query over `tasks as <alias>` to the tasks the principal is an assignee of: a member of the task's
- * group holding its role (when it has one), or a user of the partner organization (partner tasks have no role).
+ * Restricts a query over `tasks as <alias>` to the tasks the caller is an assignee of: a member of the task's
+ * group holding its role (when it has one), a user of the partner organization (partner tasks have no role), or the
+ * one-time user the task names.
  */
-export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, principal: Principal, alias = 't') {
+export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, caller: TaskCaller, alias = 't') {
+  if (isGuestCaller(caller)) {
+    return query
+      .where(`${alias}.assignee_kind`, 'one_time_user')
+      .where(`${alias}.one_time_user_id`, caller.oneTimeUserId);
+  }
+  const principal = caller;
   return query.where((w) =>
     w
       .where((g) =>
@@ -110,8 +124,8 @@ export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, principal:
   );
 }
 
-/** Whether the principal is an assignee of the task (see whereAssignedTo). */
-export async function isAssignee(trx: Knex, principal: Principal, taskId: string): Promise<boolean> {
-  const row = await whereAssignedTo(trx, trx('tasks as t').where('t.id', taskId), principal).first('t.id');
+/** Whether the caller is an assignee of the task (see whereAssignedTo). */
+export async function isAssignee(trx: Knex, caller: TaskCaller, taskId: string): Promise<boolean> {
+  const row = await whereAssignedTo(trx, trx('tasks as t').where('t.id', taskId), caller).first('t.id');
   return Boolean(row);
 }

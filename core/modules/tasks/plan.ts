@@ -4,8 +4,10 @@
  *   replaceDocumentTasks(deps, trx, { document, access, tasks, actor }) -> TaskRow[]
  *
  * Assignees are resolved against the workspace: a group must be a group of the owner organization that takes part
- * in the workspace, a partner organization must take part in it (422 TASK_ASSIGNEE_NOT_PARTICIPANT); a role must
- * be one of the owner organization (group tasks only; partner tasks take no role); unknown ids are 422
+ * in the workspace, a partner organization or a one-time user must take part in it (422
+ * TASK_ASSIGNEE_NOT_PARTICIPANT); a role must be one of the owner organization (group tasks only; partner and
+ * one-time user tasks take no role); a one-time user signs only with a type that needs no e-certificate and gets
+ * codes by e-mail only (422 TASK_ASSIGNEE_CANNOT_USE); unknown ids are 422
  * REFERENCE_NOT_FOUND with a pointer. Then the spec's rules run (rules.ts). Replacing a live plan with one that changes
  * who runs a task or how needs the workspace owner's right (rule-changes.ts). The old rows are replaced, and when the
  * document is in progress its first order becomes active (mail task-assigned to its assignees).
@@ -25,7 +27,10 @@ export interface TaskInput {
   order: number;
   type: TaskType;
   roleId?: string | null;
-  assignee: { kind: 'group'; groupId: string } | { kind: 'organization'; organizationId: string };
+  assignee:
+    | { kind: 'group'; groupId: string }
+    | { kind: 'organization'; organizationId: string }
+    | { kind: 'one_time_user'; oneTimeUserId: string };
   required: boolean;
   templateId?: string | null;
   /** Sign tasks: a registered signature type (default operator). */
@@ -90,6 +95,7 @@ function taskRow(document: ReplaceTasksInput['document'], task: PlannedTask, now
     assignee_kind: task.assignee.kind,
     group_id: task.assignee.kind === 'group' ? task.assignee.groupId : null,
     partner_organization_id: task.assignee.kind === 'organization' ? task.assignee.organizationId : null,
+    one_time_user_id: task.assignee.kind === 'one_time_user' ? task.assignee.oneTimeUserId : null,
     required: task.required,
     template_id: task.templateId || null,
     status: 'waiting',
@@ -101,7 +107,8 @@ function taskRow(document: ReplaceTasksInput['document'], task: PlannedTask, now
 /**
  * The signature type and two-factor channel of each task: sign tasks default to the business-operator signature;
  * a type no plugin provides is SIGNATURE_TYPE_UNAVAILABLE; other task types and types that take a PIN accept
- * neither (VALIDATION_FAILED).
+ * neither (VALIDATION_FAILED). A one-time user has no e-certificate and no phone on file: a type with a PIN or a
+ * proxy, or SMS codes, is TASK_ASSIGNEE_CANNOT_USE.
  */
 function signingOf(
   deps: CoreDeps,
@@ -118,10 +125,16 @@ function signingOf(
       return { signature_type: null, two_factor: 'none' as const };
     }
     const code = task.signatureType ?? 'operator';
-    if (!deps.signatureTypes.has(code)) {
+    const guest = task.assignee.kind === 'one_time_user';
+    const type = deps.signatureTypes.has(code) ? deps.signatureTypes.get(code) : null;
+    if (!type) {
       errors.push({ code: 'SIGNATURE_TYPE_UNAVAILABLE', pointer: `${at}/signatureType`, params: { type: code } });
-    } else if (twoFactor !== 'none' && !deps.signatureTypes.get(code).allowsTwoFactor) {
+    } else if (guest && (type.requiresPin || type.signsOnBehalf)) {
+      errors.push({ code: 'TASK_ASSIGNEE_CANNOT_USE', pointer: `${at}/signatureType`, params: { type: code } });
+    } else if (twoFactor !== 'none' && !type.allowsTwoFactor) {
       errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/twoFactor`, detail: `${code} takes no code` });
+    } else if (guest && twoFactor === 'sms') {
+      errors.push({ code: 'TASK_ASSIGNEE_CANNOT_USE', pointer: `${at}/twoFactor` });
     }
     return { signature_type: code, two_factor: twoFactor };
   });
@@ -136,11 +149,14 @@ export async function resolvePlan(
   tasks: TaskInput[],
   base: string,
 ): Promise<PlannedTask[]> {
-  const participants: { kind: string; group_id: string | null; partner_organization_id: string | null }[] = await trx(
-    'workspace_participants',
-  )
+  const participants: {
+    kind: string;
+    group_id: string | null;
+    partner_organization_id: string | null;
+    one_time_user_id: string | null;
+  }[] = await trx('workspace_participants')
     .where('workspace_id', access.workspaceId)
-    .select('kind', 'group_id', 'partner_organization_id');
+    .select('kind', 'group_id', 'partner_organization_id', 'one_time_user_id');
   const ownGroups = new Set(
     (
       await trx('groups')
@@ -167,7 +183,7 @@ export async function resolvePlan(
       role: null,
       required: task.required,
       templateId: task.templateId ?? null,
-      assignee: { kind: 'one_time_user' },
+      assignee: { kind: 'organization', organizationId: '' },
     };
     if (task.assignee.kind === 'group') {
       const groupId = task.assignee.groupId;
@@ -176,6 +192,12 @@ export async function resolvePlan(
         errors.push({ code: 'TASK_ASSIGNEE_NOT_PARTICIPANT', pointer: `${at}/assignee/groupId` });
       }
       plannedTask.assignee = { kind: 'group', groupId, organizationId: access.ownerOrganizationId };
+    } else if (task.assignee.kind === 'one_time_user') {
+      const oneTimeUserId = task.assignee.oneTimeUserId;
+      if (!participants.some((p) => p.kind === 'one_time_user' && p.one_time_user_id === oneTimeUserId)) {
+        errors.push({ code: 'TASK_ASSIGNEE_NOT_PARTICIPANT', pointer: `${at}/assignee/oneTimeUserId` });
+      }
+      plannedTask.assignee = { kind: 'one_time_user', oneTimeUserId };
     } else {
       const organizationId = task.assignee.organizationId;
       if (!participants.some((p) => p.kind === 'organization' && p.partner_organization_id === organizationId)) {
@@ -186,7 +208,7 @@ export async function resolvePlan(
     if (task.roleId) {
       const permissions = roles.get(task.roleId);
       if (task.assignee.kind !== 'group') {
-        errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/roleId`, detail: 'a partner task takes no role' });
+        errors.push({ code: 'VALIDATION_FAILED', pointer: `${at}/roleId`, detail: 'only a group task takes a role' });
       } else if (!permissions) errors.push({ code: 'REFERENCE_NOT_FOUND', pointer: `${at}/roleId` });
       else plannedTask.role = { taskPermissions: permissions };
     }

@@ -7,23 +7,22 @@
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
 import type { DocumentActor } from '../documents/model.ts';
-import { activateOrder, logTaskStep } from './model.ts';
+import { activateOrder, logTaskStep, type TaskCaller } from './model.ts';
 import { assertRunnable, lockStep, requiredReason, touchDocument } from './step.ts';
 
 export async function remandDocument(
   deps: CoreDeps,
   trx: Knex.Transaction,
-  principal: Principal,
+  caller: TaskCaller,
   actor: DocumentActor,
   taskId: string,
   input: { reason?: string | null; toOrder: number; lockVersion?: number },
 ): Promise<void> {
-  const step = await lockStep(trx, principal, taskId);
-  await assertRunnable(trx, principal, step, input.lockVersion);
+  const step = await lockStep(trx, caller, taskId);
+  await assertRunnable(trx, caller, step, input.lockVersion);
   const reason = requiredReason(input.reason);
   const { flow, document, task } = step;
   const toOrder = input.toOrder;
@@ -38,6 +37,7 @@ export async function remandDocument(
     .update({
       status: 'waiting',
       completed_by: null,
+      completed_by_one_time_user_id: null,
       completed_at: null,
       updated_at: now,
       lock_version: trx.raw('lock_version + 1'),

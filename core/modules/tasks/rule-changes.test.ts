@@ -6,6 +6,7 @@ const task = (overrides: Partial<RuleFields> = {}): RuleFields => ({
   assignee_kind: 'group',
   group_id: 'g1',
   partner_organization_id: null,
+  one_time_user_id: null,
   role_id: 'r1',
   signature_type: null,
   two_factor: 'none',

@@ -14,8 +14,23 @@ import type { TaskRow } from './model.ts';
 /** The columns of a task row that decide who runs it and how. */
 export type RuleFields = Pick<
   TaskRow,
-  'type' | 'assignee_kind' | 'group_id' | 'partner_organization_id' | 'role_id' | 'signature_type' | 'two_factor'
+  | 'type'
+  | 'assignee_kind'
+  | 'group_id'
+  | 'partner_organization_id'
+  | 'one_time_user_id'
+  | 'role_id'
+  | 'signature_type'
+  | 'two_factor'
 >;
+
+/** The id of whoever runs the task: its group, partner organization or one-time user. */
+const assigneeIdOf = (task: RuleFields) =>
+  task.assignee_kind === 'group'
+    ? task.group_id
+    : task.assignee_kind === 'organization'
+      ? task.partner_organization_id
+      : task.one_time_user_id;
 
 /** A task's rules as the operation log records them. */
 export function rulesOf(task: RuleFields & Pick<TaskRow, 'task_order' | 'required'>) {
@@ -24,7 +39,7 @@ export function rulesOf(task: RuleFields & Pick<TaskRow, 'task_order' | 'require
     type: task.type,
     assignee: {
       kind: task.assignee_kind,
-      id: task.assignee_kind === 'group' ? task.group_id : task.partner_organization_id,
+      id: assigneeIdOf(task),
     },
     roleId: task.role_id,
     required: task.required,
@@ -34,8 +49,14 @@ export function rulesOf(task: RuleFields & Pick<TaskRow, 'task_order' | 'require
 }
 
 function ruleKey(task: RuleFields): string {
-  const assignee = task.assignee_kind === 'group' ? task.group_id : task.partner_organization_id;
-  return [task.type, task.assignee_kind, assignee, task.role_id, task.signature_type, task.two_factor ?? 'none']
+  return [
+    task.type,
+    task.assignee_kind,
+    assigneeIdOf(task),
+    task.role_id,
+    task.signature_type,
+    task.two_factor ?? 'none',
+  ]
     .map((part) => part ?? '')
     .join('|');
 }

@@ -15,7 +15,7 @@ export type TaskPermissions = Partial<Record<TaskType, { execute?: boolean; view
 export type PlannedAssignee =
   | { kind: 'group'; groupId: string; organizationId: string }
   | { kind: 'organization'; organizationId: string }
-  | { kind: 'one_time_user' };
+  | { kind: 'one_time_user'; oneTimeUserId: string };
 
 export interface PlannedTask {
   order: number;

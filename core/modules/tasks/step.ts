@@ -5,12 +5,11 @@
  */
 import type { Knex } from 'knex';
 import { assertLockVersion, lockedRow } from '../../db/lock.ts';
-import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { type FlowRow, lockFlow } from '../business-flows/complete.ts';
 import type { DocumentRow } from '../documents/model.ts';
 import { documentAccess, type WorkspaceAccess } from '../workspaces/access.ts';
-import { isAssignee, type TaskRow } from './model.ts';
+import { isAssignee, type TaskCaller, type TaskRow } from './model.ts';
 
 export interface LockedStep {
   access: WorkspaceAccess;
@@ -20,10 +19,10 @@ export interface LockedStep {
 }
 
 /** The task with its flow and document, all three locked; NOT_FOUND when the caller cannot see the task. */
-export async function lockStep(trx: Knex.Transaction, principal: Principal, taskId: string): Promise<LockedStep> {
+export async function lockStep(trx: Knex.Transaction, caller: TaskCaller, taskId: string): Promise<LockedStep> {
   const found = await trx('tasks').where({ id: taskId }).first('document_id');
   if (!found) throw new AppError('NOT_FOUND');
-  const { access, flow: seen } = await documentAccess(trx, principal, found.document_id);
+  const { access, flow: seen } = await documentAccess(trx, caller, found.document_id);
   const flow = await lockFlow(trx, seen.id);
   const key = { organization_id: access.ownerOrganizationId };
   const document = await lockedRow<DocumentRow>(trx, 'documents', { ...key, id: found.document_id });
@@ -37,14 +36,14 @@ export async function lockStep(trx: Knex.Transaction, principal: Principal, task
  */
 export async function assertRunnable(
   trx: Knex.Transaction,
-  principal: Principal,
+  caller: TaskCaller,
   step: LockedStep,
   lockVersion?: number,
 ): Promise<void> {
   const { flow, document, task } = step;
   if (flow.status === 'cancelled') throw new AppError('BUSINESS_FLOW_CANCELLED');
   if (lockVersion !== undefined) assertLockVersion(task, lockVersion);
-  if (!(await isAssignee(trx, principal, task.id))) throw new AppError('TASK_NOT_ASSIGNED_TO_YOU');
+  if (!(await isAssignee(trx, caller, task.id))) throw new AppError('TASK_NOT_ASSIGNED_TO_YOU');
   const runnable =
     task.status === 'active' &&
     ['in_progress', 'remanded'].includes(document.status) &&

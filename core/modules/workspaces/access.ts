@@ -9,9 +9,11 @@
  *   documents and (editable-by-client) properties.
  * - A workspace nobody of the caller's kind participates in is NOT_FOUND, never FORBIDDEN: its existence stays
  *   hidden.
+ * - A one-time user (guest) reaches only the documents of the flow they were invited to that carry a task of theirs,
+ *   and edits nothing.
  */
 import type { Knex } from 'knex';
-import type { Principal } from '../../http/context.ts';
+import type { GuestPrincipal, Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** What the caller may do in one workspace. */
@@ -184,9 +186,42 @@ export async function flowAccess(trx: Knex, principal: Principal, businessFlowId
 }
 
 /** The caller's access to the workspace and flow of one document (NOT_FOUND when its flow is hidden from them). */
-export async function documentAccess(trx: Knex, principal: Principal, documentId: string) {
+export async function documentAccess(trx: Knex, caller: Principal | GuestPrincipal, documentId: string) {
+  if ('oneTimeUserId' in caller) return guestDocumentAccess(trx, caller, documentId);
+  const principal = caller;
   const document = await trx('documents').where('id', documentId).first();
   if (!document) throw new AppError('NOT_FOUND');
   const { access, flow } = await flowAccess(trx, principal, document.business_flow_id);
+  return { access, flow, document };
+}
+
+/** A guest's access to a document: in the guest's flow and carrying a task of theirs, else NOT_FOUND. */
+async function guestDocumentAccess(trx: Knex, guest: GuestPrincipal, documentId: string) {
+  const document = await trx('documents as d')
+    .where({ 'd.id': documentId, 'd.business_flow_id': guest.businessFlowId })
+    .whereExists(
+      trx('tasks as t')
+        .whereRaw('t.document_id = d.id')
+        .where('t.one_time_user_id', guest.oneTimeUserId)
+        .select(trx.raw('1')),
+    )
+    .first('d.*');
+  if (!document) throw new AppError('NOT_FOUND');
+  const flow = await trx('business_flows').where('id', document.business_flow_id).first();
+  const workspace = await trx('workspaces')
+    .where('id', flow.workspace_id)
+    .first('id', 'organization_id', 'name', 'mail_notification');
+  const access: WorkspaceAccess = {
+    workspaceId: workspace.id,
+    ownerOrganizationId: workspace.organization_id,
+    workspaceName: workspace.name,
+    mailNotification: workspace.mail_notification,
+    isOwnerOrganization: false,
+    isOwnerAdmin: false,
+    canSeeAllFlows: false,
+    canEdit: false,
+    groupIds: [],
+    partnerOrganizationId: null,
+  };
   return { access, flow, document };
 }

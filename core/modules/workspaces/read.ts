@@ -111,6 +111,8 @@ export function participantRows(knex: Knex, workspaceId: string, access: Workspa
     .leftJoin('groups as g', 'g.id', 'p.group_id')
     .leftJoin('organizations as po', 'po.id', 'p.partner_organization_id')
     .where('p.workspace_id', workspaceId)
+    // One-time users take part too; they have their own list (listOneTimeUsers).
+    .whereNot('p.kind', 'one_time_user')
     .orderBy([{ column: 'p.kind', order: 'desc' }, { column: 'p.created_at' }, { column: 'p.id' }])
     .select(
       'p.*',
