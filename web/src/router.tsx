@@ -12,7 +12,7 @@ import {
   stringifySearchWith,
 } from '@tanstack/react-router';
 import { ToastContainer } from 'react-toastify';
-import { type FrameKey, FramePage, SettingsFrame } from './components/frame-page.tsx';
+import { FramePage, SettingsFrame } from './components/frame-page.tsx';
 import { SETTINGS_SECTIONS, type SettingsSectionPath } from './components/settings-sections.ts';
 import { LoginPage } from './features/auth/pages/login.tsx';
 import {
@@ -22,7 +22,9 @@ import {
   validateSignUpSearch,
 } from './features/auth/search.ts';
 import { validateFlowSearchParams, validateNewFlowSearch } from './features/business-flows/search-params.ts';
+import { validateOneTimeAuthSearch } from './features/one-time/search.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
+import { validateJoinSearch } from './features/partners/search.ts';
 import { currentUserQueryOptions } from './session/current-user.ts';
 import { SessionEffects } from './session/effects.tsx';
 import { queryClient, sessionGuard, setNavigator } from './session/session.ts';
@@ -103,8 +105,12 @@ const oneTime = createRoute({
   notFoundComponent: OneTimeErrorPage,
 });
 
-const oneTimeRoute = <const P extends string>(path: P, frame: FrameKey) =>
-  createRoute({ getParentRoute: () => oneTime, path, component: () => <FramePage frame={frame} /> });
+/** A guest screen: a lazy page of the one-time feature, under the group's error page. */
+const oneTimeRoute = <const P extends string, S = Record<string, never>>(
+  path: P,
+  component: RouteComponent,
+  validateSearch: (search: Record<string, unknown>) => S = () => ({}) as S,
+) => createRoute({ getParentRoute: () => oneTime, path, component, validateSearch });
 
 /** The organization settings area; each section is a lazy screen of its feature. */
 const settings = createRoute({
@@ -229,6 +235,12 @@ const routeTree = rootRoute.addChildren([
   publicRoute('/expired-password-change', lazy.expired, validatePasswordChangeSearch),
   publicRoute('/arrival-confirmation', lazy.arrival, validateResetSearch),
   publicRoute('/signup', lazy.signup, validateSignUpSearch),
+  // Reachable without tokens (the spec's join route): the invitation card in the signed-out frame, either way.
+  publicRoute(
+    '/workspaces/$workspaceId/join',
+    lazyRouteComponent(() => import('./features/partners/pages/join-page.tsx'), 'WorkspaceJoinPage'),
+    validateJoinSearch,
+  ),
   guarded.addChildren([
     homeRoute,
     settings.addChildren(settingsSections),
@@ -241,10 +253,8 @@ const routeTree = rootRoute.addChildren([
     createRoute({
       getParentRoute: () => guarded,
       path: '/organizations/workspaces/$workspaceId',
-      component: lazyRouteComponent(
-        () => import('./features/workspaces/pages/workspace-detail-page.tsx'),
-        'WorkspaceDetailPage',
-      ),
+      // The workspace screen with other features' panels (one-time users): composed in web/src/routes.
+      component: lazyRouteComponent(() => import('./routes/workspace-detail.tsx'), 'WorkspaceDetailRoute'),
       errorComponent: routeError,
     }),
     createRoute({
@@ -328,25 +338,45 @@ const routeTree = rootRoute.addChildren([
     // The seal image, e-certificate and agent screens are settings sections (SECTION_SCREENS above).
     // @anchor routes:e-certificates (certificate, agent and seal image screens insert their routes above this line)
     guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
-    guardedRoute('/outer-business-flows/$outerBusinessFlowId', () => <FramePage frame="outerBusinessFlow" />),
-    guardedRoute('/workspaces/$workspaceId/join', () => <FramePage frame="workspaceJoin" />),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/outer-business-flows/$outerBusinessFlowId',
+      component: lazyRouteComponent(
+        () => import('./features/partners/pages/outer-business-flow-page.tsx'),
+        'OuterBusinessFlowPage',
+      ),
+      errorComponent: routeError,
+    }),
     guardedRoute('/sso', () => <FramePage frame="sso" />),
     guardedRoute('/$orgCode/sso-login', () => <FramePage frame="organizationSso" />),
     createRoute({
       getParentRoute: () => guarded,
       path: '/business-flows/$businessFlowId',
-      component: lazyRouteComponent(
-        () => import('./features/business-flows/pages/business-flow-detail-page.tsx'),
-        'BusinessFlowDetailPage',
-      ),
+      // The flow screen with other features' panels (one-time user invitations): composed in web/src/routes.
+      component: lazyRouteComponent(() => import('./routes/business-flow-detail.tsx'), 'BusinessFlowDetailRoute'),
       errorComponent: routeError,
     }),
     guardedRoute('/error-403', () => <ForbiddenPage />),
   ]),
   oneTime.addChildren([
-    oneTimeRoute('/auth', 'oneTimeAuth'),
-    oneTimeRoute('/business-flows/$businessFlowId', 'oneTimeBusinessFlow'),
-    oneTimeRoute('/terms', 'oneTimeTerms'),
+    oneTimeRoute(
+      '/auth',
+      lazyRouteComponent(() => import('./features/one-time/pages/auth-page.tsx'), 'OneTimeAuthPage'),
+      validateOneTimeAuthSearch,
+    ),
+    oneTimeRoute(
+      '/business-flows/$businessFlowId',
+      lazyRouteComponent(() => import('./features/one-time/pages/business-flow-page.tsx'), 'OneTimeBusinessFlowPage'),
+    ),
+    oneTimeRoute(
+      '/terms',
+      lazyRouteComponent(() => import('./features/one-time/pages/terms-page.tsx'), 'OneTimeTermsPage'),
+    ),
+    // The phone lands here from the QR code a member shows (no session yet: name and e-mail, then the code).
+    oneTimeRoute(
+      '/qr/$qrToken',
+      lazyRouteComponent(() => import('./features/one-time/pages/qr-page.tsx'), 'OneTimeQrPage'),
+    ),
   ]),
 ]);
 

@@ -2,15 +2,7 @@ import { useTranslation } from 'react-i18next';
 
 /** Screens later issues fill; each has a title in both catalogues (common.json `frames`). */
 export type FrameKey =
-  | 'organizations'
-  | 'outerBusinessFlow'
-  | 'workspaceJoin'
-  | 'sso'
-  | 'organizationSso'
-  | 'businessFlow'
-  | 'oneTimeAuth'
-  | 'oneTimeBusinessFlow'
-  | 'oneTimeTerms';
+  'organizations' | 'outerBusinessFlow' | 'workspaceJoin' | 'sso' | 'organizationSso' | 'businessFlow';
 
 /** The frame of a screen a later issue fills: its title and a short notice, inside the real layout. */
 export function FramePage({ frame }: { frame: FrameKey }) {

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
 import { isJoinPath, isPublicPath, isSessionEndedError, loginLocation } from './guard.ts';
-import { sessionGuard } from './session.ts';
+import { oneTimeGuard, sessionGuard } from './session.ts';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown'] as const;
 
@@ -24,6 +24,7 @@ export function SessionEffects({ children }: { children: ReactNode }) {
       if (now - last < 1000) return;
       last = now;
       if (sessionGuard.hasSession()) sessionGuard.touch();
+      if (oneTimeGuard.hasSession()) oneTimeGuard.touch();
     };
     for (const event of ACTIVITY_EVENTS) window.addEventListener(event, onActivity, { passive: true });
     return () => {

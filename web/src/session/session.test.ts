@@ -106,18 +106,36 @@ describe('session wiring', () => {
     expect(localStorage.getItem('keiyaku.tokens')).not.toContain('refresh');
   });
 
-  it('one-time (guest) tokens still refresh with both tokens in the body', async () => {
+  it('one-time (guest) tokens refresh with PATCH /core/v1/onetime/auth, the refresh token in the body', async () => {
     window.history.replaceState(null, '', '/onetime/business-flows/bf-9');
     const old = tokenPair(nowSeconds(), 'guest');
     const fresh = tokenPair(nowSeconds() + 600, 'guest2');
     session.oneTimeGuard.signedIn(old);
     answer = (request) =>
-      request.method === 'PATCH' ? json(200, { data: { type: 'Auth', attributes: fresh } }) : json(200, ME);
-    await session.oneTimeApi.GET('/me');
+      request.method === 'PATCH'
+        ? json(200, { data: { type: 'OneTimeAuth', attributes: { ...fresh, businessFlowId: 'bf-9' } } })
+        : json(200, ME);
+    await session.oneTimeApi.GET('/onetime/me');
+    expect(recorder.requests[0]!.method).toBe('PATCH');
+    expect(recorder.requests[0]!.url).toBe('/core/v1/onetime/auth');
     expect(recorder.requests[0]!.body).toEqual({
-      data: { type: 'Auth', attributes: { authorizationToken: old.authorizationToken, refreshToken: 'refresh-guest' } },
+      data: { type: 'OneTimeAuth', attributes: { refreshToken: 'refresh-guest' } },
     });
+    expect(recorder.requests[1]!.headers.get('authorization')).toBe(`Bearer ${fresh.authorizationToken}`);
     expect(sessionStorage.getItem('keiyaku.onetime.tokens')).toContain('refresh-guest2');
+    // The member's tokens are not touched.
+    expect(localStorage.getItem('keiyaku.tokens')).toBeNull();
+  });
+
+  it('a refused guest refresh ends the guest session and goes back to /onetime/auth', async () => {
+    window.history.replaceState(null, '', '/onetime/business-flows/bf-9');
+    session.oneTimeGuard.signedIn(tokenPair(nowSeconds(), 'guest'));
+    answer = () => json(401, errorBody(401, 'REFRESH_TOKEN_INVALID'));
+    await expect(session.oneTimeApi.GET('/onetime/me')).rejects.toEqual(new SessionEndedError('refresh-failed'));
+    expect(sessionStorage.getItem('keiyaku.onetime.tokens')).toBeNull();
+    expect(navigate).toHaveBeenCalledExactlyOnceWith(
+      `/onetime/auth?redirect=${encodeURIComponent('/onetime/business-flows/bf-9')}`,
+    );
   });
 
   it('a refused refresh clears tokens, timestamp and query cache and goes to /login with the original URI', async () => {

@@ -14,9 +14,17 @@ export function setNavigator(fn: (to: string) => void): void {
 export const queryClient = createQueryClient();
 export const anonymousApi = createAnonymousClient();
 
-/** The one-time (guest) flows keep both tokens in their tab's sessionStorage. */
-async function refresh(pair: TokenPair): Promise<TokenPair> {
-  const body = unwrap(await anonymousApi.PATCH('/auth', { body: { data: { type: 'Auth', attributes: pair } } }));
+/**
+ * The one-time (guest) flows keep both tokens in their tab's sessionStorage and refresh with their own operation
+ * (PATCH /onetime/auth, refreshOneTimeAuth): the refresh token in the body, never the member's cookie.
+ */
+async function refreshOneTime(pair: TokenPair): Promise<TokenPair> {
+  if (!pair.refreshToken) throw new Error('REFRESH_TOKEN_MISSING');
+  const body = unwrap(
+    await anonymousApi.PATCH('/onetime/auth', {
+      body: { data: { type: 'OneTimeAuth', attributes: { refreshToken: pair.refreshToken } } },
+    }),
+  );
   return body.data.attributes;
 }
 
@@ -58,7 +66,7 @@ export const sessionGuard = new SessionGuard({
 export const oneTimeGuard = new SessionGuard({
   store: new TokenStore(sessionStorage, 'keiyaku.onetime'),
   now: () => Date.now(),
-  refresh,
+  refresh: refreshOneTime,
   onSessionEnded: sessionEnded('/onetime/auth'),
 });
 

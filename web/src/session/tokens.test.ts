@@ -24,6 +24,10 @@ describe('decodeClaims', () => {
     expect((claims as unknown as { name: string }).name).toBe('契約の太郎');
   });
 
+  it("reads a one-time user's gid as the uid", () => {
+    expect(decodeClaims(jwt({ exp: 3, gid: 'g-1', sid: 's-1', bf: 'f-1' })).uid).toBe('g-1');
+  });
+
   it('refuses a token without a payload, or without exp or uid', () => {
     expect(() => decodeClaims('only-a-header')).toThrow();
     expect(() => decodeClaims(jwt({ uid: 1 }))).toThrow(/exp or uid/);

@@ -1,4 +1,7 @@
-/** Claims the workbench reads from an access token: `exp` in seconds since the epoch, `uid` as a string. */
+/**
+ * Claims the workbench reads from an access token: `exp` in seconds since the epoch, `uid` as a string (a guest's
+ * `gid`).
+ */
 export interface Claims {
   exp: number;
   uid: string;
@@ -31,8 +34,10 @@ export function decodeClaims(jwt: string): Claims {
     .padEnd(Math.ceil(payload.length / 4) * 4, '=');
   const json = new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
   const claims = JSON.parse(json) as Record<string, unknown>;
-  if (typeof claims.exp !== 'number' || claims.uid === undefined) throw new Error('token lacks exp or uid');
-  return { ...claims, exp: claims.exp, uid: String(claims.uid) } as Claims;
+  // A one-time (guest) user's token names them `gid` (core/auth/guest-sessions.ts): that is their uid here.
+  const uid = claims.uid ?? claims.gid;
+  if (typeof claims.exp !== 'number' || uid === undefined) throw new Error('token lacks exp or uid');
+  return { ...claims, exp: claims.exp, uid: String(uid) } as Claims;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterSignIn, safeRedirect, withInvitation } from './redirect.ts';
+import { afterSignIn, afterSignInWithInvitation, safeRedirect, withInvitation } from './redirect.ts';
 
 describe('safeRedirect', () => {
   it.each([
@@ -42,5 +42,23 @@ describe('afterSignIn', () => {
   it('combines a safe redirect with the invitation', () => {
     expect(afterSignIn({ redirect: '//evil.example', invitationToken: 'inv' })).toBe('/?invitationToken=inv');
     expect(afterSignIn({ redirect: '/organizations/workspaces' })).toBe('/organizations/workspaces');
+  });
+});
+
+describe('afterSignInWithInvitation', () => {
+  it('returns to the join page the sign-in came from, with the invitation', () => {
+    expect(afterSignInWithInvitation({ redirect: '/workspaces/w-1/join', invitationToken: 'inv' })).toBe(
+      '/workspaces/w-1/join?invitationToken=inv',
+    );
+  });
+
+  it('goes to the join page when only the token is known (the guard sends no redirect)', () => {
+    expect(afterSignInWithInvitation({ invitationToken: 'inv' })).toBe(
+      '/workspaces/invitation/join?invitationToken=inv',
+    );
+  });
+
+  it('is afterSignIn without an invitation', () => {
+    expect(afterSignInWithInvitation({ redirect: '/organizations/workspaces' })).toBe('/organizations/workspaces');
   });
 });

@@ -29,3 +29,14 @@ export function withInvitation(target: string, invitationToken: string | undefin
 export function afterSignIn(search: { redirect?: string; invitationToken?: string }): string {
   return withInvitation(safeRedirect(search.redirect), search.invitationToken);
 }
+
+/**
+ * Where sign-in leads with a workspace invitation and no page to return to (the guard sends only the token): the
+ * join page, which finds the workspace from the token and corrects its own address.
+ */
+export function afterSignInWithInvitation(search: { redirect?: string; invitationToken?: string }): string {
+  if (search.invitationToken && safeRedirect(search.redirect) === '/') {
+    return withInvitation('/workspaces/invitation/join', search.invitationToken);
+  }
+  return afterSignIn(search);
+}

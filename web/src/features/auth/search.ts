@@ -31,10 +31,12 @@ export function validateLoginSearch(raw: Raw): LoginSearch {
 
 export interface SignUpSearch {
   invitationToken?: string;
+  /** Where the sign-in after sign-up returns to (the workspace join page). */
+  redirect?: string;
 }
 
 export function validateSignUpSearch(raw: Raw): SignUpSearch {
-  return { invitationToken: text(raw, 'invitationToken') };
+  return { invitationToken: text(raw, 'invitationToken'), redirect: text(raw, 'redirect') };
 }
 
 /** The initial and expired password changes: the user ID from the sign-in attempt and where to go afterwards. */

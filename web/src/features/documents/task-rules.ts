@@ -11,8 +11,20 @@ export type TwoFactor = 'none' | 'sms' | 'email';
 /** The signature type a sign task gets when none is chosen (the server's default too). */
 export const DEFAULT_SIGNATURE_TYPE: SignatureType = 'operator';
 
+/** What a task may be assigned to: an own group, a partner organization, or a one-time user of the workspace. */
+export type AssigneeKind = 'group' | 'organization' | 'one_time_user';
+
 /**
- * One row of the task editor. `assignee` is `group:<id>` or `organization:<id>` ('' while none is chosen);
+ * The signature types a one-time user may sign with: the business-operator ones, which need no e-certificate or
+ * PIN of their own (the server's rule, 422 TASK_ASSIGNEE_CANNOT_USE).
+ */
+export const GUEST_SIGNATURE_TYPES: readonly SignatureType[] = ['operator', 'handwritten', 'seal-image', 'long-term'];
+/** A one-time user has no phone number on file: a code reaches them by e-mail or not at all. */
+export const GUEST_TWO_FACTORS: readonly TwoFactor[] = ['none', 'email'];
+
+/**
+ * One row of the task editor. `assignee` is `group:<id>`, `organization:<id>` or `one_time_user:<id>` ('' while
+ * none is chosen);
  * `signatureType` and `twoFactor` matter for sign tasks only.
  */
 export interface TaskRow {
@@ -47,6 +59,7 @@ export type TaskProblemCode =
   | 'TASK_OWNER_ORGANIZATION_REQUIRED'
   | 'TASK_TEMPLATE_ID_DUPLICATE'
   | 'TASK_ASSIGNEE_NOT_PARTICIPANT'
+  | 'TASK_ASSIGNEE_CANNOT_USE'
   | 'TASK_LIMIT'
   | 'ROLE_CANNOT_PERFORM_TASK'
   | 'assigneeRequired'
@@ -59,16 +72,34 @@ export interface TaskProblem {
   code: TaskProblemCode;
 }
 
-export function parseAssignee(assignee: string): { kind: 'group' | 'organization'; id: string } | null {
-  const match = /^(group|organization):(.+)$/.exec(assignee);
-  return match ? { kind: match[1] as 'group' | 'organization', id: match[2]! } : null;
+export function parseAssignee(assignee: string): { kind: AssigneeKind; id: string } | null {
+  const match = /^(group|organization|one_time_user):(.+)$/.exec(assignee);
+  return match ? { kind: match[1] as AssigneeKind, id: match[2]! } : null;
 }
 
-/** The organization a row's assignee belongs to (a partner organization is itself). */
+/** True when the row's assignee is a one-time user (who takes no role and signs only the guest ways). */
+export const isGuestRow = (row: Pick<TaskRow, 'assignee'>) => row.assignee.startsWith('one_time_user:');
+
+/** The organization a row's assignee belongs to (a partner organization is itself; a one-time user has none). */
 function assigneeOrganization(row: TaskRow, context: TaskRuleContext): string | undefined {
   const assignee = parseAssignee(row.assignee);
-  if (!assignee) return undefined;
+  if (!assignee || assignee.kind === 'one_time_user') return undefined;
   return assignee.kind === 'organization' ? assignee.id : context.groupOrganization(assignee.id);
+}
+
+/** A one-time user's sign task: only the guest signature types, and a code by e-mail or none. */
+function guestProblems(rows: TaskRow[]): TaskProblem[] {
+  return rows.flatMap((row, index): TaskProblem[] => {
+    if (!isGuestRow(row) || row.type !== 'sign') return [];
+    const problems: TaskProblem[] = [];
+    if (!GUEST_SIGNATURE_TYPES.includes(row.signatureType ?? DEFAULT_SIGNATURE_TYPE)) {
+      problems.push({ row: index, field: 'signatureType', code: 'TASK_ASSIGNEE_CANNOT_USE' });
+    }
+    if (!GUEST_TWO_FACTORS.includes(row.twoFactor ?? 'none')) {
+      problems.push({ row: index, field: 'twoFactor', code: 'TASK_ASSIGNEE_CANNOT_USE' });
+    }
+    return problems;
+  });
 }
 
 function rowProblems(rows: TaskRow[]): TaskProblem[] {
@@ -111,7 +142,7 @@ function readProblems(rows: TaskRow[]): TaskProblem[] {
 /** Every problem of the task list, rows first, then the rules about the list as a whole. */
 export function checkTasks(rows: TaskRow[], context: TaskRuleContext): TaskProblem[] {
   if (rows.length === 0) return [{ row: null, code: 'TASK_OWN_GROUP_REQUIRED' }];
-  const problems = [...rowProblems(rows), ...readProblems(rows)];
+  const problems = [...rowProblems(rows), ...guestProblems(rows), ...readProblems(rows)];
   if (rows.length > MAX_TASKS) problems.push({ row: null, code: 'TASK_LIMIT' });
   if (rows.every((row) => Number.isInteger(row.order) && row.order >= 1) && hasOrderGap(rows)) {
     problems.push({ row: null, code: 'TASK_ORDER_GAP' });
@@ -153,6 +184,7 @@ const WIRE_FIELDS: Record<string, keyof TaskRow> = {
   groupId: 'assignee',
   organizationId: 'assignee',
   partnerOrganizationId: 'assignee',
+  oneTimeUserId: 'assignee',
   roleId: 'roleId',
   required: 'required',
   templateId: 'templateId',

@@ -29,13 +29,22 @@ const SWITCH_TEXTS = {
 } as const;
 
 /** The way from sign-in to sign-up and back ("No account yet? Sign up"), keeping an invitation on the way. */
-export function AccountSwitch({ to, invitationToken }: { to: '/login' | '/signup'; invitationToken?: string }) {
+export function AccountSwitch({
+  to,
+  invitationToken,
+  redirect,
+}: {
+  to: '/login' | '/signup';
+  invitationToken?: string;
+  /** With an invitation: the join page to come back to. */
+  redirect?: string;
+}) {
   const { t } = useTranslation('auth');
   const texts = SWITCH_TEXTS[to];
   return (
     <p className="signup-prompt">
       {t(texts.question)}{' '}
-      <Link to={to} search={{ invitationToken }}>
+      <Link to={to} search={{ invitationToken, ...(invitationToken && redirect ? { redirect } : {}) }}>
         {t(texts.link)}
       </Link>
     </p>

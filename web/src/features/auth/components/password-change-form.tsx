@@ -6,14 +6,14 @@ import { ApiError } from '../../../api/errors.ts';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import { useChangePasswordAndSignIn } from '../api/change-password-and-sign-in.ts';
-import { useCurrentTerms } from '../api/get-current-terms.ts';
+import { useCurrentTerms } from '../../../api/current-terms.ts';
 import { useAuthForm } from '../form.ts';
 import { safeRedirect } from '../redirect.ts';
 import type { PasswordChangeSearch } from '../search.ts';
 import { validatePasswordChange } from '../validation.ts';
 import { AuthField } from './auth-field.tsx';
 import { SubmitButton } from './page-parts.tsx';
-import { TermsConsent } from './terms-consent.tsx';
+import { TermsConsent } from '../../../components/terms-consent.tsx';
 
 /**
  * The first-password change (temporary password) and the expired-password change: the same request

@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ErrorSummary } from '../../../components/error-summary.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
-import { useCurrentTerms } from '../api/get-current-terms.ts';
+import { useCurrentTerms } from '../../../api/current-terms.ts';
 import { useSignIn } from '../api/sign-in.ts';
 import { AuthField } from '../components/auth-field.tsx';
 import { AccountSwitch, SubmitButton } from '../components/page-parts.tsx';
-import { TermsConsent } from '../components/terms-consent.tsx';
+import { TermsConsent } from '../../../components/terms-consent.tsx';
 import { useAuthForm } from '../form.ts';
-import { afterSignIn } from '../redirect.ts';
+import { afterSignInWithInvitation } from '../redirect.ts';
 import { consentProblems, validateSignIn } from '../validation.ts';
 
 const route = getRouteApi('/login');
@@ -29,7 +29,7 @@ export function LoginPage() {
   const [agreed, setAgreed] = useState(false);
   const terms = useCurrentTerms(termsAsked);
   const signIn = useSignIn();
-  const target = afterSignIn(search);
+  const target = afterSignInWithInvitation(search);
   const fields = {
     loginId: { id: 'login-id', label: t('fields.loginId') },
     password: { id: 'login-password', label: t('fields.password') },
@@ -89,7 +89,7 @@ export function LoginPage() {
         <Link to="/notice-user-id">{t('login.forgotUserId')}</Link>
         <Link to="/forget-password">{t('login.forgotPassword')}</Link>
       </nav>
-      <AccountSwitch to="/signup" invitationToken={search.invitationToken} />
+      <AccountSwitch to="/signup" invitationToken={search.invitationToken} redirect={search.redirect} />
     </PublicFrame>
   );
 }

@@ -6,11 +6,11 @@ import { ErrorSummary } from '../../../components/error-summary.tsx';
 import { CheckboxField, FormField } from '../../../components/form-field.tsx';
 import { PublicFrame } from '../../../components/public-frame.tsx';
 import type { Language } from '../../../i18n/index.ts';
-import { useCurrentTerms } from '../api/get-current-terms.ts';
+import { useCurrentTerms } from '../../../api/current-terms.ts';
 import { useSignUp } from '../api/sign-up.ts';
 import { AuthField } from '../components/auth-field.tsx';
 import { AccountSwitch, SubmitButton } from '../components/page-parts.tsx';
-import { TermsConsent } from '../components/terms-consent.tsx';
+import { TermsConsent } from '../../../components/terms-consent.tsx';
 import { useAuthForm } from '../form.ts';
 import { type SignUpInput, validateSignUp } from '../validation.ts';
 
@@ -71,7 +71,14 @@ export function SignupPage() {
       {
         onSuccess: () => {
           toast.success(t('signup.done'));
-          void navigate({ to: '/login', search: { loginId: input.loginId, invitationToken: search.invitationToken } });
+          void navigate({
+            to: '/login',
+            search: {
+              loginId: input.loginId,
+              invitationToken: search.invitationToken,
+              redirect: search.redirect,
+            },
+          });
         },
         onError: form.fail,
       },
@@ -124,7 +131,7 @@ export function SignupPage() {
           disabled={!terms.data}
         />
       </form>
-      <AccountSwitch to="/login" invitationToken={search.invitationToken} />
+      <AccountSwitch to="/login" invitationToken={search.invitationToken} redirect={search.redirect} />
     </PublicFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { DetailStatus } from '../../../components/detail-status.tsx';
@@ -22,8 +22,14 @@ registerCatalogue('businessFlows', { ja, en });
 
 const route = getRouteApi('/guarded/business-flows/$businessFlowId');
 
+/** What the route gives the page to show below the documents (panels of other features, composed in web/src/routes). */
+export interface FlowPanels {
+  /** The flow's one-time user invitations; `canInvite` while the caller may edit the flow and it is not cancelled. */
+  guests?: (flow: { businessFlowId: string; canInvite: boolean }) => ReactNode;
+}
+
 /** One business flow: status, facts, editable fields and properties, its documents and the status actions. */
-export function BusinessFlowDetailPage() {
+export function BusinessFlowDetailPage({ panels = {} }: { panels?: FlowPanels }) {
   const { t } = useTranslation(['businessFlows', 'common']);
   const { businessFlowId } = route.useParams();
   const flow = useBusinessFlow(businessFlowId);
@@ -45,15 +51,17 @@ export function BusinessFlowDetailPage() {
         {flow.data && <StatusBadge status={flow.data.attributes.status} />}
       </div>
       <DetailStatus query={flow} loading={t('detail.loading')} notFound={t('detail.notFound')} />
-      {flow.data && <FlowBody flow={flow.data} onReload={reload} />}
+      {flow.data && <FlowBody flow={flow.data} onReload={reload} panels={panels} />}
     </section>
   );
 }
 
-function FlowBody({ flow, onReload }: { flow: BusinessFlowDetail; onReload: () => void }) {
+function FlowBody(props: { flow: BusinessFlowDetail; onReload: () => void; panels: FlowPanels }) {
+  const { flow, onReload, panels } = props;
   const { t } = useTranslation('businessFlows');
   const a = flow.attributes;
-  const ownerSide = useOwnerSide(a.workspace.id).data ?? false;
+  const side = useOwnerSide(a.workspace.id);
+  const ownerSide = side.data ?? false;
   const cancelled = a.status === 'cancelled';
   const canEdit = a.canEdit && !cancelled;
   return (
@@ -64,6 +72,13 @@ function FlowBody({ flow, onReload }: { flow: BusinessFlowDetail; onReload: () =
           {a.cancelComment && <p>{t('detail.cancelReason', { comment: a.cancelComment })}</p>}
         </div>
       )}
+      {side.data === false && (
+        <p className="notice">
+          <Link to="/outer-business-flows/$outerBusinessFlowId" params={{ outerBusinessFlowId: flow.id }}>
+            {t('detail.partnerView')}
+          </Link>
+        </p>
+      )}
       <FlowFacts flow={flow} />
       {canEdit ? (
         <EditFlow flow={flow} ownerSide={ownerSide} onReload={onReload} />
@@ -71,6 +86,7 @@ function FlowBody({ flow, onReload }: { flow: BusinessFlowDetail; onReload: () =
         !cancelled && <p className="notice">{t('detail.readOnly')}</p>
       )}
       <DocumentsPanel flow={flow} canUpload={canEdit} />
+      {panels.guests?.({ businessFlowId: flow.id, canInvite: canEdit })}
       {canEdit && ownerSide && <FlowActions flow={flow} onReload={onReload} />}
     </>
   );

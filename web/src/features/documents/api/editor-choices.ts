@@ -14,6 +14,20 @@ export function useWorkspace(workspaceId: string | undefined) {
   return useQuery({ ...workspaceQueryOptions(workspaceId ?? ''), enabled: Boolean(workspaceId) });
 }
 
+/** GET /workspaces/{workspaceId}/one-time-users (listOneTimeUsers): the guests a task may be assigned to. */
+export async function listOneTimeUsers(workspaceId: string) {
+  return unwrap(await api.GET('/workspaces/{workspaceId}/one-time-users', { params: { path: { workspaceId } } })).data;
+}
+
+export function useOneTimeUsers(workspaceId: string, enabled: boolean) {
+  return useQuery({
+    // The key the invitation screens use for the same list, so an invitation made there shows here too.
+    queryKey: ['one-time-invitations', 'workspace', workspaceId],
+    queryFn: () => listOneTimeUsers(workspaceId),
+    enabled,
+  });
+}
+
 /** GET /roles (listRoles): the own organization's roles, for group tasks. */
 export async function listRoles() {
   return unwrap(await api.GET('/roles', { params: { query: { 'page[size]': 100 } } }));

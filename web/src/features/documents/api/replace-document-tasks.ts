@@ -6,7 +6,10 @@ import { DEFAULT_SIGNATURE_TYPE, parseAssignee, type TaskRow } from '../task-rul
 
 export type TaskInput = components['schemas']['TaskPlanItem'];
 
-/** The editor's rows as the contract's task inputs (partner tasks take no role; only sign tasks a signature type). */
+/**
+ * The editor's rows as the contract's task inputs (partner and one-time user tasks take no role; only sign tasks a
+ * signature type).
+ */
 export function taskInputs(rows: TaskRow[]): TaskInput[] {
   return rows.map((row) => {
     const assignee = parseAssignee(row.assignee)!;
@@ -17,7 +20,9 @@ export function taskInputs(rows: TaskRow[]): TaskInput[] {
       assignee:
         assignee.kind === 'group'
           ? { kind: 'group', groupId: assignee.id }
-          : { kind: 'organization', organizationId: assignee.id },
+          : assignee.kind === 'one_time_user'
+            ? { kind: 'one_time_user', oneTimeUserId: assignee.id }
+            : { kind: 'organization', organizationId: assignee.id },
       required: row.required,
       templateId: row.templateId.trim() || null,
       ...(row.type === 'sign'

@@ -5,7 +5,7 @@ import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { approveTask, cancelTask, readTask, remandDocument, useTaskStep } from '../api/run-task.ts';
 import { remandTargets } from '../task-rules.ts';
-import { ReasonDialog } from './reason-dialog.tsx';
+import { ReasonDialog } from '../../../components/reason-dialog.tsx';
 
 /** What the actions need of the caller's executable task. */
 export interface ExecutableTask {
@@ -109,6 +109,8 @@ export function TaskActions({ task, documentId }: { task: ExecutableTask; docume
         open={dialog === 'remand'}
         title={t('actions.remandTitle')}
         reasonLabel={t('actions.remandReason')}
+        requiredText={t('actions.reasonRequired')}
+        cancelLabel={t('dataList:cancel')}
         confirmLabel={t('actions.remand')}
         onClose={() => setDialog(null)}
         onConfirm={async (reason) => {
@@ -122,6 +124,8 @@ export function TaskActions({ task, documentId }: { task: ExecutableTask; docume
         open={dialog === 'cancel'}
         title={t('actions.cancelTitle')}
         reasonLabel={t('actions.cancelReason')}
+        requiredText={t('actions.reasonRequired')}
+        cancelLabel={t('dataList:cancel')}
         confirmLabel={t('actions.cancelTask')}
         danger
         onClose={() => setDialog(null)}

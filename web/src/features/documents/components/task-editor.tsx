@@ -5,6 +5,9 @@ import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import {
   checkTasks,
   DEFAULT_SIGNATURE_TYPE,
+  GUEST_SIGNATURE_TYPES,
+  GUEST_TWO_FACTORS,
+  isGuestRow,
   MAX_TASKS,
   type SignatureType,
   type TaskProblem,
@@ -86,6 +89,14 @@ function RowFields(props: {
   const set = (patch: Partial<TaskRow>) => props.onChange({ ...row, ...patch });
   const signatureType = row.signatureType ?? DEFAULT_SIGNATURE_TYPE;
   const allowsCode = props.signatureTypes.find((choice) => choice.value === signatureType)?.allowsTwoFactor ?? false;
+  // A one-time user signs only the guest ways; a stored value outside them stays listed so the check can name it.
+  const guest = isGuestRow(row);
+  const signatureTypes = guest
+    ? props.signatureTypes.filter((c) => GUEST_SIGNATURE_TYPES.includes(c.value) || c.value === signatureType)
+    : props.signatureTypes;
+  const twoFactors = guest
+    ? TWO_FACTORS.filter((c) => GUEST_TWO_FACTORS.includes(c) || c === row.twoFactor)
+    : TWO_FACTORS;
   return (
     <fieldset className="task-row" data-row={index}>
       <legend>{t('editor.rowLabel', { row: index + 1 })}</legend>
@@ -141,7 +152,7 @@ function RowFields(props: {
                 set({ signatureType: next, ...(allows ? {} : { twoFactor: 'none' }) });
               }}
             >
-              {props.signatureTypes.map((choice) => (
+              {signatureTypes.map((choice) => (
                 <option key={choice.value} value={choice.value}>
                   {t(`signatureTypes.${choice.value}`)}
                 </option>
@@ -157,7 +168,7 @@ function RowFields(props: {
               disabled={!allowsCode}
               onChange={(event) => set({ twoFactor: event.target.value as TwoFactor })}
             >
-              {TWO_FACTORS.map((channel) => (
+              {twoFactors.map((channel) => (
                 <option key={channel} value={channel}>
                   {t(`twoFactors.${channel}`)}
                 </option>
@@ -173,8 +184,8 @@ function RowFields(props: {
           {...wiring('assignee')}
           value={row.assignee}
           onChange={(event) => {
-            const partner = event.target.value.startsWith('organization:');
-            set({ assignee: event.target.value, ...(partner ? { roleId: '' } : {}) });
+            const noRole = !event.target.value.startsWith('group:');
+            set({ assignee: event.target.value, ...(noRole && event.target.value ? { roleId: '' } : {}) });
           }}
         >
           <option value="">{t('editor.assigneeNone')}</option>
@@ -191,7 +202,7 @@ function RowFields(props: {
         <select
           {...wiring('roleId')}
           value={row.roleId}
-          disabled={row.assignee.startsWith('organization:')}
+          disabled={row.assignee.startsWith('organization:') || guest}
           onChange={(event) => set({ roleId: event.target.value })}
         >
           <option value="">{t('editor.roleNone')}</option>

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { TableScroll } from '../../../components/data-list.tsx';
@@ -13,7 +14,8 @@ export interface DocumentTask {
   order: number;
   type: 'sign' | 'approve' | 'read';
   role: { id: string; name: string } | null;
-  assignee: { kind: string; id: string | null; name: string | null };
+  /** A one-time user's carries their e-mail address too. */
+  assignee: { kind: string; id: string | null; name: string | null; email?: string | null };
   required: boolean;
   templateId: string | null;
   status: string;
@@ -52,6 +54,25 @@ function useTypeText(signing: SigningOfTask) {
   };
 }
 
+/** Who a task is for as the table shows it: a one-time user marked as such, with their address on a line of its own. */
+function AssigneeCell({ assignee, t }: { assignee: DocumentTask['assignee']; t: TFunction }) {
+  if (assignee.kind !== 'one_time_user') return <>{assignee.name ?? '—'}</>;
+  const email = assignee.email ?? '';
+  const at = email.lastIndexOf('@');
+  return (
+    <>
+      {t('editor.guestOptionName', { name: assignee.name ?? email })}
+      {assignee.name && email && (
+        <span className="assignee-email">
+          {at > 0 ? email.slice(0, at) : email}
+          <wbr />
+          {at > 0 ? email.slice(at) : ''}
+        </span>
+      )}
+    </>
+  );
+}
+
 function TaskTable({ tasks, signing }: { tasks: DocumentTask[]; signing: SigningOfTask }) {
   const { t } = useTranslation('documents');
   const typeText = useTypeText(signing);
@@ -74,7 +95,9 @@ function TaskTable({ tasks, signing }: { tasks: DocumentTask[]; signing: Signing
             <tr key={task.id}>
               <td className="cell-number">{task.order}</td>
               <td className="cell-wrap">{typeText(task)}</td>
-              <td className="cell-wrap">{task.assignee.name ?? '—'}</td>
+              <td className="cell-wrap">
+                <AssigneeCell assignee={task.assignee} t={t} />
+              </td>
               <td>{task.role?.name ?? '—'}</td>
               <td>{task.required ? '✓' : '—'}</td>
               <td>{t(`taskStatuses.${task.status}`, { defaultValue: task.status })}</td>

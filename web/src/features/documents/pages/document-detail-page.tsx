@@ -6,13 +6,13 @@ import { DetailStatus } from '../../../components/detail-status.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCurrentUser } from '../../../session/current-user.ts';
 import { useCancelDocument } from '../api/cancel-document.ts';
-import { useDocumentProperties, useRoles, useWorkspace } from '../api/editor-choices.ts';
+import { useDocumentProperties, useOneTimeUsers, useRoles, useWorkspace } from '../api/editor-choices.ts';
 import { type DocumentDetail, useDocument } from '../api/get-document.ts';
 import { AttributesForm } from '../components/attributes-form.tsx';
 import { DocumentPreview } from '../components/document-preview.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';
 import type { PropertyField } from '../components/property-inputs.tsx';
-import { ReasonDialog } from '../components/reason-dialog.tsx';
+import { ReasonDialog } from '../../../components/reason-dialog.tsx';
 import { ReuploadPanel } from '../components/reupload-panel.tsx';
 import { TaskActions } from '../components/task-actions.tsx';
 import { type DocumentTask, TasksPanel } from '../components/tasks-panel.tsx';
@@ -145,8 +145,9 @@ function Loaded({
   const attributes = detail.attributes;
   const tasks = attributes.tasks as DocumentTask[];
   const workspace = useWorkspace(attributes.workspace.id);
-  const choices = participantChoices(workspace.data, t);
-  const ownerSide = Boolean(me && choices.ownerOrganizationId === me.organization.id);
+  const ownerSide = Boolean(me && workspace.data?.attributes.ownerOrganization.id === me.organization.id);
+  const guests = useOneTimeUsers(attributes.workspace.id, ownerSide && attributes.canEdit);
+  const choices = participantChoices(workspace.data, t, guests.data);
   const roles = useRoles(ownerSide && attributes.canEdit);
   const fields = usePropertyFields(attributes, ownerSide);
   const cancel = useCancelDocument();
@@ -226,6 +227,8 @@ function Loaded({
         open={cancelling}
         title={t('cancel.title')}
         reasonLabel={t('cancel.reason')}
+        requiredText={t('actions.reasonRequired')}
+        cancelLabel={t('dataList:cancel')}
         confirmLabel={t('cancel.confirm')}
         danger
         onClose={() => setCancelling(false)}

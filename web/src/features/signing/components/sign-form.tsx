@@ -8,7 +8,8 @@ import { SelectField } from '../../../components/select-field.tsx';
 import type { SignTask } from '../api/get-sign-task.ts';
 import { usePrincipals } from '../api/list-principals.ts';
 import { useSignTask } from '../api/sign-task.ts';
-import type { Placement } from '../placement.ts';
+import { CodeField } from '../../../components/signing/code-field.tsx';
+import type { Placement } from '../../../components/signing/placement.ts';
 import {
   fieldOfPointer,
   type SignDraft,
@@ -16,8 +17,8 @@ import {
   signAttributes,
   signProblems,
   type TypeNeeds,
-} from '../sign-request.ts';
-import { CodeField } from './code-field.tsx';
+} from '../../../components/signing/sign-request.ts';
+import { useRequestSigningCode } from '../api/request-signing-code.ts';
 import { EmailConfirmationNotice } from './email-confirmation-notice.tsx';
 
 type FieldErrors = Partial<Record<SignField, string[]>>;
@@ -71,6 +72,7 @@ export function SignForm(props: {
   const { t } = useTranslation('signing');
   const errorText = useErrorText();
   const sign = useSignTask();
+  const codeRequest = useRequestSigningCode();
   const summary = useRef<HTMLDivElement>(null);
   const [pin, setPin] = useState('');
   const [code, setCode] = useState('');
@@ -166,8 +168,13 @@ export function SignForm(props: {
       )}
       {twoFactor !== 'none' && (
         <CodeField
-          taskId={props.task.id}
           channel={twoFactor}
+          request={{
+            isPending: codeRequest.isPending,
+            error: codeRequest.error,
+            data: codeRequest.data,
+            send: () => codeRequest.mutate(props.task.id),
+          }}
           value={code}
           errors={errors.code ?? []}
           onChange={(value) => {

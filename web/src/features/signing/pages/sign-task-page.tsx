@@ -6,16 +6,17 @@ import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { DetailStatus } from '../../../components/detail-status.tsx';
 import { OpenedPdf } from '../../../components/pdf-controls.tsx';
+import { PlacementBoard } from '../../../components/signing/placement-board.tsx';
+import type { Placement } from '../../../components/signing/placement.ts';
 import en from '../../../i18n/en/signing.json';
 import ja from '../../../i18n/ja/signing.json';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useCurrentUser } from '../../../session/current-user.ts';
 import { type SignTask, useDocument, useSignTask } from '../api/get-sign-task.ts';
 import { useSignatureTypes } from '../api/list-signature-types.ts';
-import { PlacementBoard } from '../components/placement-board.tsx';
+import { MemberSealTool } from '../components/seal-tool.tsx';
 import { SignForm } from '../components/sign-form.tsx';
 import { SignedPanel } from '../components/signed-panel.tsx';
-import type { Placement } from '../placement.ts';
 import '../signing.css';
 
 registerCatalogue('signing', { ja, en });
@@ -86,7 +87,15 @@ function SignWorkspace(props: {
         {file.error && !scanning && <ApiErrorNotice error={file.error} />}
         {file.data ? (
           <OpenedPdf namespace="signing" file={file.data.blob}>
-            {(pdf) => <PlacementBoard pdf={pdf} title={props.title} placements={placements} onChange={setPlacements} />}
+            {(pdf) => (
+              <PlacementBoard
+                pdf={pdf}
+                title={props.title}
+                placements={placements}
+                onChange={setPlacements}
+                sealTool={MemberSealTool}
+              />
+            )}
           </OpenedPdf>
         ) : (
           !file.error &&

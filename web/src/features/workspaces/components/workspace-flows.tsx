@@ -13,7 +13,7 @@ const BADGE: Record<string, string> = {
 };
 
 /** The workspace's business flows (newest first) with links to the search and to a new flow in this workspace. */
-export function WorkspaceFlows(props: { workspaceId: string; canCreate: boolean }) {
+export function WorkspaceFlows(props: { workspaceId: string; canCreate: boolean; partner?: boolean }) {
   const { t, i18n } = useTranslation('workspaces');
   const list = useListParams<WorkspaceFlowSort>('-updatedAt');
   const flows = useWorkspaceFlows(props.workspaceId, list.params);
@@ -58,7 +58,11 @@ export function WorkspaceFlows(props: { workspaceId: string; canCreate: boolean 
         {rows.map((flow) => (
           <tr key={flow.id}>
             <td>
-              <Link to="/business-flows/$businessFlowId" params={{ businessFlowId: flow.id }}>
+              <Link
+                // A partner organization sees another organization's flow through its partner view.
+                to={props.partner ? '/outer-business-flows/$outerBusinessFlowId' : '/business-flows/$businessFlowId'}
+                params={{ businessFlowId: flow.id, outerBusinessFlowId: flow.id }}
+              >
                 {flow.attributes.name}
               </Link>
             </td>

@@ -1,5 +1,5 @@
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
@@ -11,6 +11,7 @@ import { useWorkspace, type WorkspaceDetail } from '../api/get-workspace.ts';
 import { useUpdateWorkspace } from '../api/update-workspace.ts';
 import { AddGroup, AddPartner } from '../components/add-participant.tsx';
 import { ParticipantsPanel } from '../components/participants-panel.tsx';
+import { PartnerInvitations } from '../components/partner-invitations.tsx';
 import { WorkspaceFlows } from '../components/workspace-flows.tsx';
 import { WorkspaceForm } from '../components/workspace-form.tsx';
 import en from '../i18n/en.json';
@@ -21,8 +22,14 @@ registerCatalogue('workspaces', { ja, en });
 
 const route = getRouteApi('/guarded/organizations/workspaces/$workspaceId');
 
+/** What the route gives the page to show after the participants (other features' panels, see web/src/routes). */
+export interface WorkspacePanels {
+  /** The workspace's one-time users and their invitations. */
+  oneTimeUsers?: (workspaceId: string) => ReactNode;
+}
+
 /** One workspace: its settings, participants (own groups and partners), deletion and its business flows. */
-export function WorkspaceDetailPage() {
+export function WorkspaceDetailPage({ panels = {} }: { panels?: WorkspacePanels }) {
   const { t } = useTranslation(['workspaces', 'common']);
   const { workspaceId } = route.useParams();
   const workspace = useWorkspace(workspaceId);
@@ -44,12 +51,13 @@ export function WorkspaceDetailPage() {
         {workspace.data?.attributes.canManage && <DeleteWorkspace workspace={workspace.data} />}
       </div>
       <DetailStatus query={workspace} loading={t('detail.loading')} notFound={t('detail.notFound')} />
-      {workspace.data && <WorkspaceBody workspace={workspace.data} onReload={reload} />}
+      {workspace.data && <WorkspaceBody workspace={workspace.data} onReload={reload} panels={panels} />}
     </section>
   );
 }
 
-function WorkspaceBody({ workspace, onReload }: { workspace: WorkspaceDetail; onReload: () => void }) {
+function WorkspaceBody(props: { workspace: WorkspaceDetail; onReload: () => void; panels: WorkspacePanels }) {
+  const { workspace, onReload, panels } = props;
   const { t } = useTranslation('workspaces');
   const update = useUpdateWorkspace();
   const a = workspace.attributes;
@@ -93,9 +101,11 @@ function WorkspaceBody({ workspace, onReload }: { workspace: WorkspaceDetail; on
         <>
           <AddGroup workspace={workspace} onReload={onReload} />
           <AddPartner workspace={workspace} onReload={onReload} />
+          <PartnerInvitations workspaceId={workspace.id} />
         </>
       )}
-      <WorkspaceFlows workspaceId={workspace.id} canCreate={a.canEdit} />
+      {panels.oneTimeUsers?.(workspace.id)}
+      <WorkspaceFlows workspaceId={workspace.id} canCreate={a.canEdit} partner={!a.isOwnerOrganization} />
     </>
   );
 }

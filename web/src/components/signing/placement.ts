@@ -34,7 +34,9 @@ export interface Placement {
   kind: PlacementKind;
   page: number;
   rect: PdfRect;
+  /** kind seal: one of the member's registered seal images. */
   sealImageId?: string;
+  /** kind handwritten, or a seal uploaded on the spot: a data URL. */
   image?: string;
   lines?: string[];
 }
@@ -145,7 +147,8 @@ export function placementInputs(placements: readonly Placement[]) {
     page: p.page,
     rect: p.rect,
     ...(p.kind === 'seal' && p.sealImageId ? { sealImageId: p.sealImageId } : {}),
-    ...(p.kind === 'handwritten' && p.image ? { image: p.image } : {}),
+    // A drawing, or a seal image uploaded on the spot (the guest's seal), travels inline as a data URL.
+    ...((p.kind === 'handwritten' || p.kind === 'seal') && p.image ? { image: p.image } : {}),
     ...(p.kind === 'text' && p.lines ? { lines: textLines(p.lines) } : {}),
   }));
 }

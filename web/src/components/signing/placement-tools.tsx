@@ -1,55 +1,7 @@
-import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { type ComponentType, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSealImageContent, useSealImages } from '../../../api/seal-images.ts';
-import { FormField } from '../../../components/form-field.tsx';
-import { useObjectUrl } from '../../../components/object-url.ts';
-import { SelectField } from '../../../components/select-field.tsx';
-import { MAX_LINE_LENGTH, MAX_PLACEMENTS, MAX_TEXT_LINES, textLines, textProblem } from '../placement.ts';
-
-function SealThumbnail({ sealImageId, name }: { sealImageId: string; name: string }) {
-  const content = useSealImageContent(sealImageId);
-  const url = useObjectUrl(content.data);
-  return url ? <img className="seal-thumbnail" src={url} alt={name} /> : null;
-}
-
-/** Choose one of the caller's seal images and put it on the page. */
-function SealTool(props: { disabled: boolean; onAdd: (sealImageId: string, aspect: number) => void }) {
-  const { t } = useTranslation('signing');
-  const seals = useSealImages();
-  const images = seals.data?.data ?? [];
-  const [chosen, setChosen] = useState('');
-  const selected = images.find((image) => image.id === chosen) ?? images[0];
-  if (seals.isPending) return <p className="muted">{t('placements.sealLoading')}</p>;
-  if (images.length === 0) {
-    return (
-      <div className="notice">
-        <p>{t('placements.sealNone')}</p>
-        <Link to="/organizations/settings/seal-images">{t('placements.sealManage')}</Link>
-      </div>
-    );
-  }
-  return (
-    <div className="placement-tool">
-      <SelectField
-        id="sign-seal-image"
-        label={t('placements.sealSelect')}
-        value={selected?.id ?? ''}
-        options={images.map((image) => ({ value: image.id, label: image.attributes.name }))}
-        onChange={(event) => setChosen(event.target.value)}
-      />
-      {selected && <SealThumbnail sealImageId={selected.id} name={selected.attributes.name} />}
-      <button
-        type="button"
-        className="button"
-        disabled={props.disabled || !selected}
-        onClick={() => selected && props.onAdd(selected.id, selected.attributes.width / selected.attributes.height)}
-      >
-        {t('placements.addSeal')}
-      </button>
-    </div>
-  );
-}
+import { FormField } from '../form-field.tsx';
+import { MAX_LINE_LENGTH, MAX_PLACEMENTS, MAX_TEXT_LINES, textLines, textProblem } from './placement.ts';
 
 /** Up to three lines of up to seven characters, put on the page as one block. */
 function TextTool(props: { disabled: boolean; onAdd: (lines: string[]) => void }) {
@@ -96,15 +48,26 @@ function TextTool(props: { disabled: boolean; onAdd: (lines: string[]) => void }
   );
 }
 
+/** What a seal tool adds: a member's registered seal image, or an image uploaded on the spot (a data URL). */
+export type SealContent = { sealImageId: string } | { image: string };
+
+/**
+ * The seal part of the tools, given by the screen: members choose one of their registered seal images, guests
+ * upload one on the spot. `onAdd` takes the seal and its image's width/height ratio.
+ */
+export type SealTool = ComponentType<{ disabled: boolean; onAdd: (seal: SealContent, aspect: number) => void }>;
+
 /** The tools that add placements: a seal image, a handwritten signature (in a dialog) and a text block. */
 export function PlacementTools(props: {
   count: number;
   ready: boolean;
-  onAddSeal: (sealImageId: string, aspect: number) => void;
+  sealTool: SealTool;
+  onAddSeal: (seal: SealContent, aspect: number) => void;
   onOpenHandwriting: () => void;
   onAddText: (lines: string[]) => void;
 }) {
   const { t } = useTranslation('signing');
+  const Seal = props.sealTool;
   const full = props.count >= MAX_PLACEMENTS;
   const disabled = full || !props.ready;
   return (
@@ -114,7 +77,7 @@ export function PlacementTools(props: {
           {t('placements.limit', { max: MAX_PLACEMENTS })}
         </p>
       )}
-      <SealTool disabled={disabled} onAdd={props.onAddSeal} />
+      <Seal disabled={disabled} onAdd={props.onAddSeal} />
       <div className="placement-tool">
         <button type="button" className="button" disabled={disabled} onClick={props.onOpenHandwriting}>
           {t('placements.addHandwritten')}

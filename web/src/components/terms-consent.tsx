@@ -1,8 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/errors.ts';
-import { CheckboxField } from '../../../components/form-field.tsx';
-import type { getCurrentTerms } from '../api/get-current-terms.ts';
+import { ApiError } from '../api/errors.ts';
+import { CheckboxField } from './form-field.tsx';
+import type { getCurrentTerms } from '../api/current-terms.ts';
 
 type Terms = Awaited<ReturnType<typeof getCurrentTerms>>;
 

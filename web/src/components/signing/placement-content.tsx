@@ -1,6 +1,6 @@
-import { useSealImageContent } from '../../../api/seal-images.ts';
-import { useObjectUrl } from '../../../components/object-url.ts';
-import type { Placement } from '../placement.ts';
+import { useSealImageContent } from '../../api/seal-images.ts';
+import { useObjectUrl } from '../object-url.ts';
+import type { Placement } from './placement.ts';
 
 function SealImage({ sealImageId }: { sealImageId: string }) {
   const content = useSealImageContent(sealImageId);
@@ -8,12 +8,13 @@ function SealImage({ sealImageId }: { sealImageId: string }) {
   return url ? <img src={url} alt="" draggable={false} /> : null;
 }
 
-/** What a placement will look like on the page: the seal image, the drawing, or the text lines. */
+/**
+ * What a placement will look like on the page: the drawing or an image uploaded on the spot (a data URL), a
+ * member's registered seal image (fetched by id), or the text lines.
+ */
 export function PlacementContent({ placement, height }: { placement: Placement; height: number }) {
+  if (placement.image) return <img src={placement.image} alt="" draggable={false} />;
   if (placement.kind === 'seal' && placement.sealImageId) return <SealImage sealImageId={placement.sealImageId} />;
-  if (placement.kind === 'handwritten' && placement.image) {
-    return <img src={placement.image} alt="" draggable={false} />;
-  }
   const lines = placement.lines ?? [];
   // Three lines always fit the box's height, as the server draws them.
   return (

@@ -1,8 +1,8 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageImage, PageSteps } from '../../../components/pdf-controls.tsx';
-import { usePageCanvas } from '../../../components/pdf-document.ts';
+import { PageImage, PageSteps } from '../pdf-controls.tsx';
+import { usePageCanvas } from '../pdf-document.ts';
 import {
   defaultBox,
   type PageMapping,
@@ -10,11 +10,12 @@ import {
   type PlacementKind,
   toPdfRect,
   toScreenBox,
-} from '../placement.ts';
+} from './placement.ts';
 import { HandwritingDialog } from './handwriting-dialog.tsx';
+import './signing-parts.css';
 import { PlacementBox } from './placement-box.tsx';
 import { PlacementContent } from './placement-content.tsx';
-import { PlacementTools } from './placement-tools.tsx';
+import { PlacementTools, type SealTool } from './placement-tools.tsx';
 
 /** The mapping between the page as drawn (CSS pixels) and PDF points, from pdf.js's viewport at that scale. */
 function mappingOf(page: PDFPageProxy, scale: number): PageMapping {
@@ -81,6 +82,8 @@ export function PlacementBoard(props: {
   title: string;
   placements: Placement[];
   onChange: (placements: Placement[]) => void;
+  /** The seal part of the tools: the member's registered seal images, or the guest's upload. */
+  sealTool: SealTool;
 }) {
   const { t } = useTranslation('signing');
   const [pageNumber, setPageNumber] = useState(1);
@@ -144,7 +147,8 @@ export function PlacementBoard(props: {
         <PlacementTools
           count={props.placements.length}
           ready={Boolean(mapping)}
-          onAddSeal={(sealImageId, aspect) => add('seal', { sealImageId }, aspect)}
+          sealTool={props.sealTool}
+          onAddSeal={(seal, aspect) => add('seal', seal, aspect)}
           onOpenHandwriting={() => setDrawing(true)}
           onAddText={(lines) => add('text', { lines })}
         />

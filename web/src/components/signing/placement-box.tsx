@@ -8,7 +8,7 @@ import {
   type ScreenBox,
   toPdfRect,
   toScreenBox,
-} from '../placement.ts';
+} from './placement.ts';
 
 /** Arrow keys move (or, with Shift, resize) a box by this many CSS pixels. */
 const KEY_STEP = 4;

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { unwrap } from '../../../api/errors.ts';
-import { anonymousApi } from '../../../session/session.ts';
+import { unwrap } from './errors.ts';
+import { anonymousApi } from '../session/session.ts';
 
 /** GET /terms/current (getCurrentTerms) in the UI's language; its id is the acceptTermId of sign-up and sign-in. */
 export async function getCurrentTerms(language: string) {

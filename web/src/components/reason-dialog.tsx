@@ -1,6 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { ApiErrorNotice } from './api-error-notice.tsx';
 
 /**
  * A modal form asking for a required reason (remand, cancel), with optional extra fields above it. An empty
@@ -10,13 +9,16 @@ export function ReasonDialog(props: {
   open: boolean;
   title: string;
   reasonLabel: string;
+  /** The field's message when the reason is left empty. */
+  requiredText: string;
+  /** The button that closes the dialog without doing anything. */
+  cancelLabel: string;
   confirmLabel: string;
   danger?: boolean;
   children?: ReactNode;
   onConfirm: (reason: string) => Promise<unknown>;
   onClose: () => void;
 }) {
-  const { t } = useTranslation(['documents', 'dataList']);
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const reasonId = useId();
@@ -87,14 +89,14 @@ export function ReasonDialog(props: {
           />
           {missing && (
             <div id={`${reasonId}-error`} className="field-error">
-              <p>{t('actions.reasonRequired')}</p>
+              <p>{props.requiredText}</p>
             </div>
           )}
         </div>
         <ApiErrorNotice error={failure} />
         <div className="dialog-actions">
           <button type="button" className="button" onClick={props.onClose}>
-            {t('dataList:cancel')}
+            {props.cancelLabel}
           </button>
           <button type="submit" className={props.danger ? 'button danger' : 'button primary'} disabled={pending}>
             {props.confirmLabel}
