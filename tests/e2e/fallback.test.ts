@@ -1,6 +1,7 @@
 // Callbacks passed to page.evaluate run in the browser: they see the DOM.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import oneTimeJa from '../../web/src/features/one-time/i18n/ja.json' with { type: 'json' };
 import {
   landedOn,
   LANGUAGE_KEY,
@@ -105,9 +106,10 @@ describe('the one-time group', () => {
   it('renders /onetime/terms without a session and without a redirect, also after the window regains focus', async () => {
     const page = await browser.open({ app });
     await page.goto('/onetime/terms');
-    const title = TEXTS.ja.common.frames.oneTimeTerms;
+    // Without a guest session the page says how to get one (the mail link or the access code).
+    const title = oneTimeJa.link.session.heading;
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
-    await page.getByText(TEXTS.ja.common.comingSoon).waitFor();
+    await page.getByRole('link', { name: oneTimeJa.link.session.action }).waitFor();
     expect(await storedTokens(page)).toBeNull();
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     // Give the router a turn to act on the focus before checking that it did not.

@@ -120,4 +120,4 @@ it('two organizations complete a flow: A approves, B reads, the flow auto-comple
     );
     expect(mail.subject).toContain('完了しました');
   }
-});
+}, 120_000);
