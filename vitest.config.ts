@@ -25,15 +25,19 @@ const shared = {
   isolate: false,
 };
 
-/** Unit tests of the workbench (session guard, clients, i18n) in jsdom. */
-const web = {
-  test: {
-    name: 'web',
-    include: ['web/src/**/*.test.{ts,tsx}'],
-    environment: 'jsdom',
-    pool: 'threads' as const,
-  },
-};
+/**
+ * Unit tests of the workbench (session guard, clients, i18n) in jsdom. Most share one module graph and jsdom per
+ * worker (setting jsdom up per file was five times the tests' own time); the files that replace globals (fetch,
+ * storage, timers) keep their own.
+ */
+const WEB_OWN_GLOBALS = ['web/src/session/session.test.ts', 'web/src/features/batch/api/import-csv.test.ts'];
+const webProject = (name: string, include: string[], isolate: boolean, exclude: string[] = []) => ({
+  test: { name, include, exclude, environment: 'jsdom', pool: 'threads' as const, isolate },
+});
+const web = [
+  webProject('web', ['web/src/**/*.test.{ts,tsx}'], false, WEB_OWN_GLOBALS),
+  webProject('web-isolated', WEB_OWN_GLOBALS, true),
+];
 
 export default defineConfig(async () => {
   const withPostgres = process.env.KEIYAKU_TEST_DB !== 'pglite' && (await postgresReachable());
@@ -49,9 +53,9 @@ export default defineConfig(async () => {
         ? [
             { test: { ...shared, name: 'postgres', include, env: { KEIYAKU_TEST_DB: 'postgres' } } },
             { test: { ...shared, name: 'pglite-smoke', include: PGLITE_SMOKE, env: { KEIYAKU_TEST_DB: 'pglite' } } },
-            web,
+            ...web,
           ]
-        : [{ test: { ...shared, name: 'pglite', include, env: { KEIYAKU_TEST_DB: 'pglite' } } }, web],
+        : [{ test: { ...shared, name: 'pglite', include, env: { KEIYAKU_TEST_DB: 'pglite' } } }, ...web],
     },
   };
 });
