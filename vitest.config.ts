@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresReachable } from './tests/helpers/databases.ts';
-import SlowFirstSequencer from './tests/helpers/sequencer.ts';
 
 // Files that also run on the embedded PGlite when PostgreSQL is the main target: what a newcomer meets first.
 const PGLITE_SMOKE = [
@@ -50,7 +49,6 @@ export default defineConfig(async () => {
       // that time things measure against load (tests/api/pdf-bombs.test.ts).
       maxWorkers: Math.max(2, availableParallelism() - 1),
       reporters: ['default', './tests/helpers/summary-reporter.ts'],
-      sequence: { sequencer: SlowFirstSequencer },
       projects: withPostgres
         ? [
             { test: { ...shared, name: 'postgres', include, env: { KEIYAKU_TEST_DB: 'postgres' } } },
