@@ -5,7 +5,10 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'web');
-const built = path.join(web, 'dist', 'index.html');
+const built = path.join(
+  process.env.KEIYAKU_WEB_DIST ? path.resolve(process.env.KEIYAKU_WEB_DIST) : path.join(web, 'dist'),
+  'index.html',
+);
 
 function newestMtime(entry: string): number {
   const stat = statSync(entry);

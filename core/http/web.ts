@@ -3,8 +3,13 @@ import path from 'node:path';
 import type { Middleware } from 'koa';
 import serve from 'koa-static';
 
-/** The built workbench (npm run build writes it; npm start builds it when missing or stale). */
-export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
+/**
+ * The built workbench (npm run build writes it; npm start builds it when missing or stale). KEIYAKU_WEB_DIST points
+ * elsewhere, so that several checkouts' browser tests on one machine do not rebuild each other's bundle.
+ */
+export const WEB_DIST = process.env.KEIYAKU_WEB_DIST
+  ? path.resolve(process.env.KEIYAKU_WEB_DIST)
+  : path.resolve(import.meta.dirname, '../../web/dist');
 
 const CSP = [
   "default-src 'self'",
