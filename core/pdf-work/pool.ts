@@ -64,6 +64,7 @@ const TASK_LIMITS: { [K in PdfTaskName]: TaskLimits<K> } = {
   prepareDocumentTimestamp: documentTask((input) => input.pdf.byteLength),
   signedItems: documentTask((input) => input.pdf.byteLength),
   writeValidationData: documentTask((input) => input.pdf.byteLength),
+  renderCertificate: documentTask((input) => JSON.stringify(input.content).length),
 };
 
 const WORKER = new URL('./worker.mjs', import.meta.url).href;

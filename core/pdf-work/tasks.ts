@@ -17,6 +17,7 @@ import {
   type SignatureFieldRequest,
 } from '../signing/pades.ts';
 import type { ValidationData, VerificationReport } from '../signing/types.ts';
+import { type CertificateContent, renderCertificatePdf } from './certificate-pdf.ts';
 import { type TrustStore, type VerifyOptions, verifyPdf } from '../signing/verify.ts';
 
 export interface VerifyTaskInput {
@@ -55,6 +56,8 @@ export interface PdfTasks {
     input: PdfInput & { items: SignedItem[]; data: ValidationData };
     output: Uint8Array;
   };
+  /** A completion certificate laid out with the embedded Japanese font (core/pdf-work/certificate-pdf.ts). */
+  renderCertificate: { input: { content: CertificateContent; createdAt: Date }; output: Uint8Array };
 }
 
 export type PdfTaskName = keyof PdfTasks;
@@ -93,4 +96,5 @@ export const PDF_TASKS: TaskFunctions = {
     return signedItems(pdf);
   },
   writeValidationData: ({ pdf, items, data }) => writeValidationData(pdf, items, data),
+  renderCertificate: ({ content, createdAt }) => renderCertificatePdf(content, createdAt),
 };

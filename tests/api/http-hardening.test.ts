@@ -313,10 +313,12 @@ describe('uploads: the size unit and hidden characters in file names', () => {
     const row = await knex()('document_versions').where({ document_id: documentId }).first();
     expect(row.file_name).toBe('invoicefdp.exe');
 
-    // A name stored before the cleaning existed is cleaned where it is served.
+    // A name stored before the cleaning existed is cleaned where it is served (the download is named after the
+    // document: `{document name}.pdf`).
     await knex()('document_versions')
       .where({ id: row.id })
       .update({ file_name: '\u2067契約書\u2069\u200B\u200F.pdf\u061C' });
+    await knex()('documents').where({ id: documentId }).update({ name: '\u2067契約書\u2069\u200B\u200F\u061C' });
     await markScanned(app, documentId);
     const download = await fetch(`${app.url}/core/v1/documents/${documentId}/file`, {
       headers: { authorization: `Bearer ${admin.token}` },

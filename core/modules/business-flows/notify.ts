@@ -17,6 +17,7 @@ import type { CoreDeps } from '../../deps.ts';
 import type { Locale } from '../../http/errors.ts';
 import type { MailKind } from '../../mail/messages.ts';
 import { mailOneTimeUsers } from '../one-time-users/work/task-mail.ts';
+import { withMailToken } from '../signing/mail-link.ts';
 
 export type FlowMailKind = Extract<
   MailKind,
@@ -38,6 +39,10 @@ interface Recipient {
   locale: Locale;
   name: string;
   organization_id: string;
+  /** The task of `only.taskIds` the recipient is an assignee of (the first by order), when there is one. */
+  task_id?: string;
+  task_document_id?: string;
+  task_type?: string;
 }
 
 /** Task types as the recipient reads them in a mail. */
@@ -95,8 +100,12 @@ export async function notifyFlowParties(
   }
   for (const user of dedupe(recipients)) {
     const params: Record<string, string> = { ...paramsFor(user.locale), userName: user.name };
-    // A partner organization's user reaches the flow through its partner view (/outer-business-flows/{id}).
-    if (user.organization_id !== flow.organization_id && params.link === ownerLink(deps, flow.id)) {
+    if (user.task_id && TASK_LINK_KINDS.has(notification.kind) && !notification.vars?.link) {
+      // The assignee lands on their task (the signing screen for a sign task), and opening the link from this
+      // mail confirms their e-mail arrival (core/modules/signing/mail-link.ts).
+      params.link = withMailToken(deps, taskLink(deps, user), user);
+    } else if (user.organization_id !== flow.organization_id && params.link === ownerLink(deps, flow.id)) {
+      // A partner organization's user reaches the flow through its partner view (/outer-business-flows/{id}).
       params.link = `${deps.config.publicUrl}/outer-business-flows/${flow.id}`;
     }
     const id = await deps.mailer.send(trx, {
@@ -113,6 +122,17 @@ export async function notifyFlowParties(
 }
 
 const ownerLink = (deps: CoreDeps, flowId: string) => `${deps.config.publicUrl}/business-flows/${flowId}`;
+
+/** The mails that send an assignee to their own task rather than to the flow. */
+const TASK_LINK_KINDS = new Set<FlowMailKind>(['task-assigned', 'document-remanded']);
+
+/** The task's screen: the signing screen for a sign task, the document page open at the task otherwise. */
+function taskLink(deps: CoreDeps, user: Recipient): string {
+  const document = `${deps.config.publicUrl}/organizations/documents/${user.task_document_id}`;
+  return user.task_type === 'sign'
+    ? `${document}/tasks/${user.task_id}/sign`
+    : `${document}?task=${encodeURIComponent(user.task_id!)}`;
+}
 
 function activeUsers(trx: Knex.Transaction) {
   return trx('users as u').where('u.status', 'active').select<Recipient[]>(RECIPIENT_COLUMNS);
@@ -137,41 +157,48 @@ async function flowParties(trx: Knex.Transaction, flowId: string, creatorId: str
 
 /**
  * The assignees of the given tasks: members of a task's group who hold its role (when it has one), or the active
- * users of a partner organization (one-time users get their own mail: mailOneTimeUsers).
+ * users of a partner organization (one-time users get their own mail: mailOneTimeUsers). Each comes with the first
+ * of those tasks (by order) they are an assignee of, so their mail can link to it.
  */
 async function taskAssignees(trx: Knex.Transaction, taskIds: string[]): Promise<Recipient[]> {
   if (taskIds.length === 0) return [];
-  return activeUsers(trx).whereExists(
-    trx('tasks as t')
-      .whereIn('t.id', taskIds)
-      .where((a) =>
-        a
-          .where((g) =>
-            g
-              .where('t.assignee_kind', 'group')
-              .whereExists(
-                trx('group_members as m')
-                  .whereRaw('m.group_id = t.group_id')
-                  .whereRaw('m.user_id = u.id')
-                  .select(trx.raw('1')),
-              )
-              .where((r) =>
-                r
-                  .whereNull('t.role_id')
-                  .orWhereExists(
-                    trx('user_roles as ur')
-                      .whereRaw('ur.role_id = t.role_id')
-                      .whereRaw('ur.user_id = u.id')
-                      .select(trx.raw('1')),
-                  ),
-              ),
-          )
-          .orWhere((o) =>
-            o.where('t.assignee_kind', 'organization').whereRaw('t.partner_organization_id = u.organization_id'),
-          ),
-      )
-      .select(trx.raw('1')),
-  );
+  return trx('users as u')
+    .crossJoin(trx.raw('tasks as t'))
+    .whereIn('t.id', taskIds)
+    .where((a) =>
+      a
+        .where((g) =>
+          g
+            .where('t.assignee_kind', 'group')
+            .whereExists(
+              trx('group_members as m')
+                .whereRaw('m.group_id = t.group_id')
+                .whereRaw('m.user_id = u.id')
+                .select(trx.raw('1')),
+            )
+            .where((r) =>
+              r
+                .whereNull('t.role_id')
+                .orWhereExists(
+                  trx('user_roles as ur')
+                    .whereRaw('ur.role_id = t.role_id')
+                    .whereRaw('ur.user_id = u.id')
+                    .select(trx.raw('1')),
+                ),
+            ),
+        )
+        .orWhere((o) =>
+          o.where('t.assignee_kind', 'organization').whereRaw('t.partner_organization_id = u.organization_id'),
+        ),
+    )
+    .where('u.status', 'active')
+    .orderBy([{ column: 't.task_order' }, { column: 't.created_at' }, { column: 't.id' }])
+    .select<Recipient[]>([
+      ...RECIPIENT_COLUMNS,
+      't.id as task_id',
+      't.document_id as task_document_id',
+      't.type as task_type',
+    ]);
 }
 
 function dedupe(users: Recipient[]): Recipient[] {

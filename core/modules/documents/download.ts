@@ -25,6 +25,29 @@ export function contentDisposition(storedName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
+/**
+ * The name a download of a document is saved under: `{document name}.pdf` for an uploaded version,
+ * `{document name}_signed.pdf` for a version our signing engine appended (signature, timestamp, validation data),
+ * `{document name}{suffix}.pdf` for files made from it (the completion certificate). Characters no file system takes
+ * in a name become `_`.
+ */
+export function documentFileName(documentName: string, variant: 'original' | 'signed' | { suffix: string }): string {
+  const base =
+    [
+      ...cleanFileName(documentName)
+        .replace(/[\\/:*?"<>|]/g, '_')
+        .trim(),
+    ]
+      .slice(0, 100)
+      .join('') || 'document';
+  const suffix = variant === 'original' ? '' : variant === 'signed' ? '_signed' : variant.suffix;
+  return `${base}${suffix}.pdf`;
+}
+
+/** Whether a version is an upload or one our signing engine appended (kind: signature, timestamp, ltv). */
+export const versionVariant = (version: DocumentVersionRow & { kind?: string }) =>
+  (version.kind ?? 'upload') === 'upload' ? ('original' as const) : ('signed' as const);
+
 export async function documentFile(
   db: Knex,
   files: FileStore,
@@ -32,7 +55,7 @@ export async function documentFile(
   documentId: string,
   versionNumber: number | undefined,
 ): Promise<{ stream: Readable; headers: Record<string, string> }> {
-  await documentAccess(db, caller, documentId);
+  const { document } = await documentAccess(db, caller, documentId);
   const query = db('document_versions').where('document_id', documentId);
   const version = (await (versionNumber === undefined
     ? query.orderBy('version', 'desc').first()
@@ -45,7 +68,7 @@ export async function documentFile(
     headers: {
       'Content-Type': version.content_type,
       'Content-Length': String(version.size_bytes),
-      'Content-Disposition': contentDisposition(version.file_name),
+      'Content-Disposition': contentDisposition(documentFileName(String(document.name), versionVariant(version))),
       'Cache-Control': 'private, no-store',
     },
   };

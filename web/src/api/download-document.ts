@@ -22,6 +22,19 @@ export async function saveDocumentFile(documentId: string, version?: number) {
 }
 
 /**
+ * GET /documents/{documentId}/completion-certificate (downloadCompletionCertificate): the completion certificate
+ * (合意締結証明書) of a completed document, saved under the server's name (`{document name}_合意締結証明書.pdf`).
+ */
+export async function saveCompletionCertificate(documentId: string) {
+  const result = await api.GET('/documents/{documentId}/completion-certificate', {
+    params: { path: { documentId } },
+    parseAs: 'blob',
+  });
+  const { blob, fileName } = await downloadedFile(result, 'certificate.pdf');
+  saveBlob(blob, fileName);
+}
+
+/**
  * The bytes of the version to show. While the scan runs the server answers 409 DOCUMENT_BEING_SCANNED: the query
  * asks again every 3 s until the version is clean (or refused for good).
  */
