@@ -41,6 +41,9 @@ export const RATE_LIMIT_POLICIES = {
   // Mails and SMS a signed-in user can have sent to themselves.
   confirmationMailPerUser: { points: 5, windowSeconds: HOUR },
   signingCodePerUser: { points: 5, windowSeconds: 15 * MINUTE },
+  // Password changes from the account screen (PUT /me/password): each one hashes twice; wrong current passwords
+  // also count against the sign-in lock (five in a row lock the user ID).
+  passwordChangePerUser: { points: 10, windowSeconds: 15 * MINUTE },
   // Refused signings (wrong codes and PINs lock on their own after 5; this bounds every other refusal too).
   signingFailuresPerUser: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
   // Files: documents, seal images and e-certificates uploaded, and PDFs verified, per user.
@@ -58,6 +61,9 @@ export const RATE_LIMIT_POLICIES = {
   // Partner invitations by link: mails a user has sent (invitations and re-sends), guesses at a join link's token.
   invitationMailsPerUser: { points: 20, windowSeconds: HOUR },
   invitationLinkPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  // Bounce reports fed to POST /mail/bounces (plugins/mail): guesses at its shared secret, and reports in all.
+  mailBounceSecretPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  mailBouncesPerIp: { points: 600, windowSeconds: MINUTE },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMIT_POLICIES;

@@ -6,15 +6,20 @@ import { findUserById } from '../../auth/users.ts';
 import type { ApiRouter } from '../../contract/router.ts';
 import { executeOnConnection } from '../../db/index.ts';
 import type { CoreDeps } from '../../deps.ts';
+import { perUser } from '../../access/rate-limits.ts';
+import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
+import { updateMe } from './account.ts';
 import { emailConfirmed } from '../signing/email-confirmation.ts';
+import { permissionsVersion } from '../../access/permissions-version.ts';
+import { PLAN_FEATURE_NAMES, planHasFeature } from '../../access/plans.ts';
 
 /**
  * One round trip, prepared once per connection: the user, the organization, its password expiry days and the
  * user's groups (what a workspace is shared with and tasks are assigned to).
  */
 const CURRENT_USER_SQL = `
-  SELECT u.id, u.login_id, u.name, u.email, u.email_confirmed_address, u.locale, u.is_owner, u.is_admin, u.password_changed_at, u.lock_version,
+  SELECT u.id, u.login_id, u.name, u.email, u.email_confirmed_address, u.mobile_phone, u.locale, u.is_owner, u.is_admin, u.password_changed_at, u.lock_version,
          o.id AS organization_id, o.code, o.name AS organization_name, o.plan, p.expiry_days,
          (SELECT coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'isGroupAdmin', m.is_group_admin)
                                    ORDER BY g.name), '[]'::json)
@@ -29,7 +34,8 @@ const CURRENT_USER_SQL = `
 export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): void {
   const { knex } = deps;
 
-  api.operation('getCurrentUser', async ({ principal }) => {
+  /** The answer of getCurrentUser (and of updateMe, after its change). */
+  const currentUser = async (principal: Principal) => {
     const { rows } = await executeOnConnection(knex, CURRENT_USER_SQL, [principal.userId], 'keiyaku_current_user');
     const row = rows[0] as Record<string, any> | undefined;
     if (!row) throw new AppError('NOT_FOUND');
@@ -47,20 +53,37 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
             name: row.name,
             email: row.email,
             emailConfirmed: emailConfirmed(row as { email: string; email_confirmed_address: string | null }),
+            mobilePhone: row.mobile_phone ?? null,
             locale: row.locale,
             isOwner: row.is_owner,
             isAdmin: row.is_admin,
             passwordExpiresAt: expiresAt?.toISOString() ?? null,
             lockVersion: row.lock_version,
-            organization: { id: row.organization_id, code: row.code, name: row.organization_name, plan: row.plan },
+            organization: {
+              id: row.organization_id,
+              code: row.code,
+              name: row.organization_name,
+              plan: row.plan,
+              features: PLAN_FEATURE_NAMES.filter((f) => planHasFeature(principal.plan, f, principal.options)),
+            },
             groups: row.groups,
+            permissionsVersion: await permissionsVersion(knex, principal),
           },
         },
       },
     };
+  };
+
+  api.operation('getCurrentUser', async ({ principal }) => currentUser(principal));
+
+  api.operation('updateMe', async ({ principal, body, req }) => {
+    await updateMe(deps, principal, body.data.attributes, req);
+    return currentUser(principal);
   });
 
-  api.operation('changeMyPassword', async ({ principal, body, req }) => {
+  // Per user on top of the sign-in lock that wrong current passwords count against.
+  const passwordLimits = { rateLimit: [perUser('passwordChangePerUser')] };
+  api.operation('changeMyPassword', passwordLimits, async ({ principal, body, req }) => {
     const input = body.data.attributes;
     const checked = await findUserById(knex, principal.userId);
     if (!checked) throw new AppError('NOT_FOUND');

@@ -63,18 +63,25 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
 }
 
 /**
- * Runs a write and turns a unique violation of a listed constraint into its coded 422: the checks before the write
- * answer the common case, this one the race of two requests taking the same value at once.
+ * Runs a write and turns a unique violation of a listed constraint into its coded error. With `checkedBefore` the
+ * caller already looked for the value in the same transaction, so a violation can only be another request that
+ * registered it meanwhile: 409 REGISTERED_BY_ANOTHER_USER (spec §8 "Registered by another user.") at the field's
+ * pointer. Without it (no check before the write) the constraint's own code answers, e.g. 422 SYSTEM_LINK_ID_TAKEN.
  */
 export async function uniquely<T>(
   write: () => Promise<T>,
   constraints: Record<string, { code: ErrorCode; pointer: string }>,
+  options: { checkedBefore?: boolean } = {},
 ): Promise<T> {
   try {
     return await write();
   } catch (error) {
     for (const [name, { code, pointer }] of Object.entries(constraints)) {
-      if (isUniqueViolation(error, name)) throw new AppError(code, { pointer, cause: error });
+      if (!isUniqueViolation(error, name)) continue;
+      if (options.checkedBefore) {
+        throw new AppError('REGISTERED_BY_ANOTHER_USER', { pointer, params: { taken: code }, cause: error });
+      }
+      throw new AppError(code, { pointer, cause: error });
     }
     throw error;
   }
