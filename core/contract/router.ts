@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { type PlanFeature, planHasFeature } from '../access/plans.ts';
+import { assertPlanFeature, type PlanFeature } from '../access/plans.ts';
+import { PERMISSIONS_VERSION_HEADER } from '../access/permissions-version.ts';
 import { hasPermission, type Permission } from '../access/permissions.ts';
 import { ipAllowed } from '../access/ip.ts';
 import type { RateLimiter, RouteRateLimit } from '../access/rate-limits.ts';
@@ -41,6 +42,8 @@ export interface OperationInput<K extends OperationId> {
   req: RequestContext;
   /** A cookie of the request by name (only the web's refresh-token cookie is read: core/auth/routes.ts). */
   cookie(name: string): string | undefined;
+  /** A request header by name (only operations authenticated by other means than a bearer token read one). */
+  header(name: string): string | undefined;
 }
 
 /** Input of an operation that declares bearer security: the principal is always there. */
@@ -107,6 +110,8 @@ export class ApiRouter {
     private readonly authenticate: Authenticator,
     private readonly rateLimiter: RateLimiter | null = null,
     private readonly authenticateGuest: GuestAuthenticator | null = null,
+    /** The signed-in user's current permissions version (core/access/permissions-version.ts), for the 409 check. */
+    private readonly permissionsVersion: ((principal: Principal) => Promise<string>) | null = null,
   ) {}
 
   operation<K extends OperationId>(operationId: K, options: RouteOptions, handler: Handler<K>): void;
@@ -190,11 +195,15 @@ export class ApiRouter {
         req.principal = principal;
         req.log = req.log.child({ userId: principal.userId, organizationId: principal.organizationId });
         if (!ipAllowed(req.ip, principal.ipAllowList)) throw new AppError('IP_RESTRICTED', { params: { ip: req.ip } });
-        if (options.feature && !planHasFeature(principal.plan, options.feature, principal.options)) {
-          throw new AppError('PLAN_FEATURE_UNAVAILABLE');
-        }
+        if (options.feature) assertPlanFeature(principal, options.feature);
         if (options.permission && !hasPermission(principal, options.permission))
           throw new AppError('FUNCTION_NOT_PERMITTED');
+        // A write from a screen that read the user's permissions before they changed (409 PERMISSIONS_CHANGED);
+        // only operations that declare 409 take part, so the contract lists every status they answer.
+        const seenVersion = ctx.get(PERMISSIONS_VERSION_HEADER);
+        if (seenVersion && op.method !== 'GET' && '409' in op.responses && this.permissionsVersion) {
+          if (seenVersion !== (await this.permissionsVersion(principal))) throw new AppError('PERMISSIONS_CHANGED');
+        }
       }
       const input = {
         params: this.validParameters(op, 'path', ctx.params),
@@ -204,6 +213,7 @@ export class ApiRouter {
         principal,
         guest,
         cookie: (name: string) => ctx.cookies.get(name),
+        header: (name: string) => ctx.get(name) || undefined,
       };
       const refund = options.rateLimit ? await this.rateLimiter!.consume(options.rateLimit, input) : null;
       const result = await handler(input as never);

@@ -61,6 +61,15 @@ function fromHttpError(error: { status?: number; expose?: boolean; type?: string
   }
 }
 
+/**
+ * A unique violation no module mapped (PostgreSQL 23505): two requests created the same unique value at once and
+ * this one lost the race. The spec's "Registered by another user." (409 REGISTERED_BY_ANOTHER_USER), not a 500.
+ */
+function fromUniqueViolation(error: unknown): AppError | null {
+  if ((error as { code?: unknown } | null)?.code !== '23505') return null;
+  return new AppError('REGISTERED_BY_ANOTHER_USER', { cause: error });
+}
+
 /** The one place errors become responses: AppErrors by the catalogue, anything else a 500 that tells nothing. */
 export function errorMapper(): Middleware {
   return async (ctx: Context, next: Next) => {
@@ -70,7 +79,7 @@ export function errorMapper(): Middleware {
       if (ctx.status === 405 && ctx.body === undefined) throw new AppError('METHOD_NOT_ALLOWED');
     } catch (thrown) {
       const req: RequestContext = ctx.state.req;
-      let error = thrown instanceof AppError ? thrown : fromHttpError(thrown as never);
+      let error = thrown instanceof AppError ? thrown : (fromHttpError(thrown as never) ?? fromUniqueViolation(thrown));
       if (!error) {
         req.log.error({ err: thrown }, 'unhandled error');
         error = new AppError('INTERNAL_ERROR');

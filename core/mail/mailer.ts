@@ -125,6 +125,36 @@ export class Mailer {
     };
   }
 
+  /**
+   * Blocks an address after a permanent delivery failure (an SMTP 5xx at RCPT, or a DSN with Status 5.x.x): every
+   * user whose address it is gets `email_blocked_at`, and `send` skips mail to them until an administrator unblocks
+   * the address (unblockUserEmail). Logged per user as `user.email_blocked`. Returns the users it newly blocked.
+   */
+  async blockAddress(
+    address: string,
+    source: { via: 'smtp' | 'dsn'; status: string; mailId?: string },
+    db: Knex = this.messages.db,
+  ): Promise<{ userId: string; organizationId: string }[]> {
+    const run = async (trx: Knex.Transaction) => {
+      const blocked = (await trx('users')
+        .whereRaw('lower(email) = lower(?)', [address.trim()])
+        .whereNull('email_blocked_at')
+        .update({ email_blocked_at: trx.fn.now() })
+        .returning(['id', 'organization_id'])) as { id: string; organization_id: string }[];
+      for (const user of blocked) {
+        await this.oplog?.append(trx, null, {
+          action: 'user.email_blocked',
+          organizationId: user.organization_id,
+          targetType: 'user',
+          targetId: user.id,
+          details: { ...source, address },
+        });
+      }
+      return blocked.map((u) => ({ userId: u.id, organizationId: u.organization_id }));
+    };
+    return db.isTransaction ? run(db as Knex.Transaction) : db.transaction(run);
+  }
+
   /** Records a message as sent and wipes its secret parameters; pass the transaction that records the delivery. */
   markSent(id: string, trx?: Knex.Transaction): Promise<void> {
     return this.messages.markSent(id, trx);

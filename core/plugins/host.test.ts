@@ -68,12 +68,18 @@ const listen = (event: HookName) => async (payload: { organizationId: string }, 
   heard.push(`${ctx.name} ${event} ${payload.organizationId}`);
 };
 
-/** Owns listMailDeliveries (x-plugin: mail) in place of the real mail plugin, gated by the `templates` feature. */
+/**
+ * Owns the mail plugin's operations (x-plugin: mail) in place of the real mail plugin, gated by the `templates`
+ * feature: every operation of the contract needs a handler.
+ */
 const gatedMailDouble = definePlugin({
   name: 'mail',
   feature: 'templates',
   routes(router) {
     router.operation('listMailDeliveries', {}, async () => ({ body: { data: [], meta: { total: 0 } } }));
+    router.operation('ingestMailBounce', {}, async () => ({
+      body: { data: { type: 'MailBounce', attributes: { recipients: [] } } },
+    }));
   },
   hooks: {
     'organization.signed_up': listen('organization.signed_up'),

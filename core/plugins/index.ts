@@ -21,6 +21,8 @@ import { type PaidOption, planHasFeature } from '../access/plans.ts';
 // signature types, core/signing/index.ts).
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
+export { perIp } from '../access/rate-limits.ts';
+export { AppError } from '../http/errors.ts';
 
 /** Events plugins can listen to, with what each carries. */
 export interface HookEvents {

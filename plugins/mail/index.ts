@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { MAIL_SEND_JOB, type OutgoingMail } from '../../core/mail/mailer.ts';
 import type { OutgoingMessageJob } from '../../core/mail/outgoing.ts';
-import { definePlugin } from '../../core/plugins/index.ts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseBounceReport } from '../../core/mail/bounces.ts';
+import { AppError, definePlugin, perIp } from '../../core/plugins/index.ts';
 import { type MailTransport, outboxTransport, smtpTransport } from './transport.ts';
 
 export interface MailConfig {
@@ -11,6 +13,11 @@ export interface MailConfig {
   from: string;
   retryLimit: number;
   retryDelaySeconds: number;
+  /**
+   * The shared secret a bounce processor presents to POST /mail/bounces (`Authorization: Bearer <secret>`);
+   * null switches the operation off (every call 401). KEIYAKU_PLUGIN_MAIL_BOUNCE_SECRET, at least 24 characters.
+   */
+  bounceSecret?: string | null;
 }
 
 // One transport per running service (tests run several in one process), keyed by the plugin's context.
@@ -35,6 +42,7 @@ export const mailPlugin = definePlugin<MailConfig>({
         from: { type: 'string', minLength: 3 },
         retryLimit: { type: 'integer', minimum: 0, maximum: 100, default: 12 },
         retryDelaySeconds: { type: 'integer', minimum: 1, maximum: 3600, default: 15 },
+        bounceSecret: { type: ['string', 'null'], minLength: 24 },
       },
     },
     read: (config, slice) => ({
@@ -43,6 +51,7 @@ export const mailPlugin = definePlugin<MailConfig>({
       from: slice.FROM ?? config.mailFrom,
       retryLimit: slice.RETRY_LIMIT,
       retryDelaySeconds: slice.RETRY_DELAY_SECONDS,
+      bounceSecret: slice.BOUNCE_SECRET || null,
     }),
   },
 
@@ -79,7 +88,24 @@ export const mailPlugin = definePlugin<MailConfig>({
         }
         const transport = transports.get(ctx);
         if (!transport) throw new Error('mail transport not started');
-        const messageId = await transport.deliver(mail, ctx.config.from);
+        let messageId: string;
+        try {
+          messageId = await transport.deliver(mail, ctx.config.from);
+        } catch (error) {
+          const refusal = permanentRecipientRefusal(error, mail.to);
+          if (refusal === null) throw error; // SMTP down or a temporary refusal: the job retries
+          // A permanent refusal of the recipient (5xx at RCPT): the address is blocked and the mail closed (its
+          // secrets wiped); retrying would only be refused again.
+          await ctx.db.transaction(async (trx) => {
+            await ctx.mail.blockAddress(mail.to, { via: 'smtp', status: String(refusal), mailId: mail.id }, trx);
+            await ctx.mail.markSent(mail.id, trx);
+          });
+          ctx.log.warn(
+            { mailId: mail.id, kind: mail.kind, responseCode: refusal },
+            'recipient refused; address blocked',
+          );
+          return;
+        }
         await ctx.db.transaction(async (trx) => {
           await trx('mail_deliveries')
             .insert({
@@ -129,6 +155,36 @@ export const mailPlugin = definePlugin<MailConfig>({
   },
 
   routes(router, ctx) {
+    router.operation(
+      'ingestMailBounce',
+      { rateLimit: [perIp('mailBounceSecretPerIp'), perIp('mailBouncesPerIp')] },
+      async ({ body, header }) => {
+        if (!secretMatches(ctx.config.bounceSecret, header('authorization'))) throw new AppError('UNAUTHENTICATED');
+        const statuses = await parseBounceReport(body.data.attributes.report);
+        const blocked: string[] = [];
+        for (const status of statuses.filter((s) => s.permanent)) {
+          const users = await ctx.mail.blockAddress(status.recipient, { via: 'dsn', status: status.status });
+          if (users.length > 0) blocked.push(status.recipient);
+        }
+        return {
+          body: {
+            data: {
+              type: 'MailBounce',
+              attributes: {
+                recipients: statuses.map(({ recipient, status, action, permanent }) => ({
+                  address: recipient,
+                  status,
+                  action,
+                  permanent,
+                  blocked: blocked.includes(recipient),
+                })),
+              },
+            },
+          },
+        };
+      },
+    );
+
     router.operation('listMailDeliveries', { permission: 'mail:read' }, async ({ principal, query }) => {
       const size = query['page[size]'] ?? 20;
       const number = query['page[number]'] ?? 1;
@@ -161,3 +217,24 @@ export const mailPlugin = definePlugin<MailConfig>({
     });
   },
 });
+
+/**
+ * The SMTP response code when the server refused the recipient permanently (5xx at RCPT TO: nodemailer's
+ * EENVELOPE error naming the address as rejected), else null (SMTP down, a 4xx, or a refusal of something else).
+ */
+export function permanentRecipientRefusal(error: unknown, to: string): number | null {
+  const e = error as { responseCode?: unknown; command?: unknown; rejected?: unknown } | null;
+  const code = typeof e?.responseCode === 'number' ? e.responseCode : null;
+  if (code === null || code < 500 || code > 599) return null;
+  const rejected = Array.isArray(e?.rejected) ? (e.rejected as unknown[]).map((a) => String(a).toLowerCase()) : [];
+  const atRcpt = typeof e?.command === 'string' && /^RCPT/i.test(e.command);
+  return rejected.includes(to.toLowerCase()) || atRcpt ? code : null;
+}
+
+/** Compares the presented bearer secret with the configured one in constant time (digests of equal length). */
+function secretMatches(secret: string | null | undefined, authorization: string | undefined): boolean {
+  if (!secret) return false;
+  const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented), digest(secret)) && presented.length > 0;
+}

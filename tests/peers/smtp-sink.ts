@@ -18,6 +18,8 @@ export interface ReceivedMail {
  */
 export class SmtpSink {
   readonly messages: ReceivedMail[] = [];
+  /** Addresses refused at RCPT TO with 550 5.1.1 (a permanent failure: the mailbox does not exist). */
+  readonly rejectedRecipients = new Set<string>();
   private server: SMTPServer | null = null;
   private port = 0;
   private waiters: (() => void)[] = [];
@@ -48,6 +50,12 @@ export class SmtpSink {
       authOptional: true,
       logger: false,
       closeTimeout: 1000,
+      onRcptTo: (address, _session, callback) => {
+        if (!this.rejectedRecipients.has(address.address.toLowerCase())) return callback();
+        const refusal = new Error('5.1.1 <' + address.address + '>: Recipient address rejected: User unknown');
+        (refusal as Error & { responseCode: number }).responseCode = 550;
+        callback(refusal);
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));

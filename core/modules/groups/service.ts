@@ -52,6 +52,7 @@ export async function createGroup(deps: CoreDeps, trx: Knex.Transaction, actor: 
         })
         .returning('id'),
     UNIQUE_GROUP,
+    { checkedBefore: true }, // assertNamedRow looked for both values just before
   );
   await logGroupChange(deps, trx, actor, 'group.created', group.id, {
     name: input.name,

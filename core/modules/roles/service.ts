@@ -64,6 +64,7 @@ export async function createRole(deps: CoreDeps, trx: Knex.Transaction, actor: A
         })
         .returning('id'),
     UNIQUE_ROLE,
+    { checkedBefore: true }, // assertNamedRow looked for both values just before
   );
   await log(deps, trx, actor, 'role.created', role.id, { name: input.name, taskPermissions });
   return { id: role.id as string };

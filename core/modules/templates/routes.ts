@@ -25,18 +25,23 @@ function search(scope: ReturnType<typeof documentTemplateScope>, q: string | und
   return scope.where((w) => w.whereILike('t.name', pattern).orWhereILike('t.system_link_id', pattern));
 }
 
-/** Document and business flow templates: every member reads them; only administrators change them (spec §6). */
+/**
+ * Document and business flow templates: every member reads them; only administrators change them (spec §6); only
+ * on plans with the `templates` feature (standard and above).
+ */
 export function templateRoutes(api: ApiRouter, deps: CoreDeps): void {
   const { knex } = deps;
-  const manage = { permission: 'organization:manage' } as const;
+  // Templates are a standard-plan feature (spec §6 "Free has unavailable features"): 403 PLAN_FEATURE_UNAVAILABLE.
+  const read = { feature: 'templates' } as const;
+  const manage = { feature: 'templates', permission: 'organization:manage' } as const;
 
-  api.operation('listDocumentTemplates', async ({ principal, query }) => {
+  api.operation('listDocumentTemplates', read, async ({ principal, query }) => {
     const scope = search(documentTemplateScope(knex, principal.organizationId), query['filter[q]']);
     const { rows, meta } = await pageOf<Record<string, any>>(scope, query, SORTABLE, 'name', 't.id');
     return { body: { data: await documentTemplateResources(knex, principal.organizationId, rows), meta } };
   });
 
-  api.operation('getDocumentTemplate', async ({ principal, params }) => ({
+  api.operation('getDocumentTemplate', read, async ({ principal, params }) => ({
     body: await documentTemplateBody(knex, principal.organizationId, params.documentTemplateId),
   }));
 
@@ -61,13 +66,13 @@ export function templateRoutes(api: ApiRouter, deps: CoreDeps): void {
     return { status: 204 };
   });
 
-  api.operation('listBusinessFlowTemplates', async ({ principal, query }) => {
+  api.operation('listBusinessFlowTemplates', read, async ({ principal, query }) => {
     const scope = search(businessFlowTemplateScope(knex, principal.organizationId), query['filter[q]']);
     const { rows, meta } = await pageOf<Record<string, any>>(scope, query, SORTABLE, 'name', 't.id');
     return { body: { data: await businessFlowTemplateResources(knex, principal.organizationId, rows), meta } };
   });
 
-  api.operation('getBusinessFlowTemplate', async ({ principal, params }) => ({
+  api.operation('getBusinessFlowTemplate', read, async ({ principal, params }) => ({
     body: await businessFlowTemplateBody(knex, principal.organizationId, params.businessFlowTemplateId),
   }));
 

@@ -100,6 +100,7 @@ export async function createWorkspace(
         })
         .returning('id'),
     UNIQUE_WORKSPACE,
+    { checkedBefore: true },
   );
   await insertParticipants(trx, actor.organizationId, workspace.id, participants);
   await logWorkspaceChange(deps, trx, actor, 'workspace.created', workspace.id, {

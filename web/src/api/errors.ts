@@ -59,3 +59,38 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   if (result.error !== undefined || !result.response.ok) throw toApiError(result.response.status, result.error);
   return result.data as T;
 }
+
+/** Codes that say only "it did not work": a 5xx without a more telling code, a network failure, an unknown error. */
+const GENERIC_FAILURES: ReadonlySet<string> = new Set([
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+  'NETWORK_ERROR',
+  'UNKNOWN_ERROR',
+]);
+
+/**
+ * Whether a failure gets the spec's generic message "Failed to {action}. If the error persists after retrying,
+ * refer to the customer portal site." (spec §8) instead of a code's own: a 5xx or network failure that names no
+ * more telling code (a 503 TSA_UNAVAILABLE keeps its own "try again later"), or anything not an API error.
+ */
+export function isGenericFailure(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return (error.status >= 500 || error.status === 0) && GENERIC_FAILURES.has(error.code);
+}
+
+/** The refusal of a write made under permissions that changed since the screen read them (spec §6, §8). */
+export function isPermissionsChanged(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'PERMISSIONS_CHANGED';
+}
+
+let seenPermissionsVersion: string | null = null;
+
+/** Remembers the permissions version GET /me returned; writes send it back as X-Permissions-Version. */
+export function rememberPermissionsVersion(version: string | null | undefined): void {
+  seenPermissionsVersion = version ?? null;
+}
+
+/** The permissions version the screens were built with, or null before GET /me answered. */
+export function permissionsVersionSeen(): string | null {
+  return seenPermissionsVersion;
+}
