@@ -3,7 +3,7 @@ import type { CoreDeps } from '../deps.ts';
 import { ipAllowed } from '../access/ip.ts';
 import type { RequestContext } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
-import { ensureTermsAccepted } from '../modules/terms/service.ts';
+import { ensureTermsAccepted, termsConsentOwed } from '../modules/terms/service.ts';
 import { changePassword } from './password-change.ts';
 import { loadPasswordPolicy, passwordExpiresAt } from './password-policy.ts';
 import { verifyDecoy, verifyPassword } from './passwords.ts';
@@ -86,13 +86,24 @@ export class SignIn {
       if (user.temporary_password_expires_at && user.temporary_password_expires_at <= now) {
         throw new AppError('TEMPORARY_PASSWORD_EXPIRED');
       }
-      throw new AppError('INITIAL_PASSWORD_CHANGE_REQUIRED');
+      throw new AppError('INITIAL_PASSWORD_CHANGE_REQUIRED', { params: await this.consentParams(user, now) });
     }
     const expiresAt = passwordExpiresAt(user.password_changed_at, await loadPasswordPolicy(knex, user.organization_id));
-    if (expiresAt && expiresAt <= now) throw new AppError('PASSWORD_EXPIRED');
+    if (expiresAt && expiresAt <= now) {
+      throw new AppError('PASSWORD_EXPIRED', { params: await this.consentParams(user, now) });
+    }
     const pair = await knex.transaction((trx) => this.startSession(trx, user, input.acceptTermId, req));
     await this.signedIn(user);
     return pair;
+  }
+
+  /**
+   * The password change that completes this sign-in also needs the terms agreed: `termsConsent` (first or revised)
+   * tells its screen to ask up front (only after the right password, like every other account state).
+   */
+  private async consentParams(user: AuthUser, now: Date): Promise<Record<string, string>> {
+    const owed = await termsConsentOwed(this.deps.knex, user.id, now);
+    return owed ? { termsConsent: owed } : {};
   }
 
   private async signedIn(user: AuthUser): Promise<void> {

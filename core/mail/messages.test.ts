@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { composeMail, MAIL_KIND_DEFINITIONS, MAIL_KINDS } from './messages.ts';
+import { composeMail, MAIL_KIND_DEFINITIONS, MAIL_KINDS, mailTime } from './messages.ts';
 import { placeholdersIn } from './placeholders.ts';
 
 describe('mail messages', () => {
@@ -18,7 +18,34 @@ describe('mail messages', () => {
     });
     const changed = composeMail('password-changed', 'en', { name: 'Taro', at: '2026-11-21T00:00:00.000Z' });
     expect(changed.text).toBe(
-      'Dear Taro,\n\nYour password was changed (2026-11-21T00:00:00.000Z).\nIf this was not you, contact your administrator at once.\n\n--\nKeiyaku electronic contracts\nThis address does not receive replies.',
+      'Dear Taro,\n\nYour password was changed (November 21, 2026 at 09:00 JST (UTC+9)).\nIf this was not you, contact your administrator at once.\n\n--\nKeiyaku electronic contracts\nThis address does not receive replies.',
+    );
+  });
+
+  it('writes timestamps in Japan time for the reader, never as raw UTC ISO strings', () => {
+    const code = composeMail('signing-code', 'ja', {
+      userName: '山田 太郎',
+      code: '123456',
+      documentName: '売買契約書',
+      expiresAt: '2026-11-25T12:08:19.139Z',
+    });
+    expect(code.text).toContain('有効期限は2026年11月25日 21:08です。');
+    expect(code.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(mailTime('2026-11-25T12:08:19.139Z', 'en')).toBe('November 25, 2026 at 21:08 JST (UTC+9)');
+    expect(mailTime('売買契約書', 'ja')).toBe('売買契約書');
+  });
+
+  it('gives subjects no stray spaces, even where a value is empty', () => {
+    for (const kind of MAIL_KINDS) {
+      for (const locale of ['ja', 'en'] as const) {
+        const { subject } = composeMail(kind, locale, {});
+        expect(subject, `${kind} ${locale}`).toBe(subject.trim());
+        expect(subject, `${kind} ${locale}`).not.toMatch(/\s{2}/);
+        if (locale === 'ja') expect(subject, kind).not.toMatch(/ [ぁ-んァ-ヶ一-龠「]|[」ぁ-んァ-ヶ一-龠] /);
+      }
+    }
+    expect(composeMail('task-assigned', 'ja', { documentName: '売買契約書', taskType: '署名' }).subject).toBe(
+      '【Keiyaku】書類「売買契約書」のタスク（署名）が届きました',
     );
   });
 

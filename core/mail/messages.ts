@@ -75,7 +75,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
       ja: {
         name: 'ワークスペースへの招待',
         summary: '取引先の組織をメールアドレスでワークスペースに招待するとき、参加用のリンクを送信します。',
-        subject: '【Keiyaku】{{organizationName}} からワークスペース「{{workspaceName}}」への招待',
+        subject: '【Keiyaku】{{organizationName}}からワークスペース「{{workspaceName}}」への招待',
         body: '{{email}} 様\n\n{{organizationName}} の {{inviterName}} 様から、ワークスペース「{{workspaceName}}」に取引先として参加するよう招待が届いています。\n\n下記のリンクを開き、ログインするか組織を新規登録してから参加してください。リンクの有効期限は{{expiresAt}}です。\n\n{{link}}\n\nお心当たりがない場合は、このメールを破棄してください。',
       },
       en: {
@@ -171,7 +171,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         name: '署名の認証コード',
         summary: '二要素認証つきの署名タスクで、署名に必要な6桁の認証コードを送信します。',
         subject: '【Keiyaku】署名の認証コード',
-        body: '{{userName}} 様\n\n文書「{{documentName}}」に署名するための認証コードは {{code}} です。有効期限は{{expiresAt}}です。\nお心当たりがない場合は、このメールを破棄してください。',
+        body: '{{userName}} 様\n\n書類「{{documentName}}」に署名するための認証コードは {{code}} です。有効期限は{{expiresAt}}です。\nお心当たりがない場合は、このメールを破棄してください。',
       },
       en: {
         name: 'Signing code',
@@ -222,13 +222,14 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'task-assigned': {
     placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
-    secret: [],
+    // The link carries a mail token that confirms the e-mail arrival (core/modules/signing/mail-link.ts).
+    secret: ['link'],
     defaults: {
       ja: {
         name: 'タスクの依頼',
-        summary: '文書のタスクが実行できるようになったとき、担当するユーザーに送信します。',
-        subject: '【Keiyaku】{{documentName}} のタスク（{{taskType}}）が届きました',
-        body: '{{userName}} 様\n\nワークスペース「{{workspaceName}}」の業務フロー「{{businessFlowName}}」で、文書「{{documentName}}」の{{taskType}}タスクをお願いします。\n\n下記から内容を確認し、タスクを実行してください。\n\n{{link}}',
+        summary: '書類のタスクが実行できるようになったとき、担当するユーザーに送信します。',
+        subject: '【Keiyaku】書類「{{documentName}}」のタスク（{{taskType}}）が届きました',
+        body: '{{userName}} 様\n\nワークスペース「{{workspaceName}}」の業務フロー「{{businessFlowName}}」で、書類「{{documentName}}」の{{taskType}}タスクをお願いします。\n\n下記から内容を確認し、タスクを実行してください。\n\n{{link}}',
       },
       en: {
         name: 'Task assigned',
@@ -241,13 +242,14 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
   'document-remanded': {
     placeholders: DOCUMENT_TASK_PLACEHOLDERS,
     required: ['link'],
-    secret: [],
+    // The link carries a mail token that confirms the e-mail arrival (core/modules/signing/mail-link.ts).
+    secret: ['link'],
     defaults: {
       ja: {
-        name: '文書の差し戻し',
-        summary: '文書が差し戻されたとき、戻り先の順番のタスクを担当するユーザーと作成者に送信します。',
-        subject: '【Keiyaku】{{documentName}} が差し戻されました',
-        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の文書「{{documentName}}」が、順番{{toOrder}}のタスクに差し戻されました。\n\n差し戻し理由：\n{{reason}}\n\n下記から内容を確認してください。\n\n{{link}}',
+        name: '書類の差し戻し',
+        summary: '書類が差し戻されたとき、戻り先の順番のタスクを担当するユーザーと作成者に送信します。',
+        subject: '【Keiyaku】書類「{{documentName}}」が差し戻されました',
+        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の書類「{{documentName}}」が、順番{{toOrder}}のタスクに差し戻されました。\n\n差し戻し理由：\n{{reason}}\n\n下記から内容を確認してください。\n\n{{link}}',
       },
       en: {
         name: 'Document remanded',
@@ -263,10 +265,10 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
     secret: [],
     defaults: {
       ja: {
-        name: '文書の取り消し',
-        summary: '文書が取り消されたとき、業務フローの関係者全員に送信します。',
-        subject: '【Keiyaku】{{documentName}} が取り消されました',
-        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の文書「{{documentName}}」が取り消されました。この文書のタスクは再開できません。\n\n取り消し理由：\n{{reason}}\n\n{{link}}',
+        name: '書類の取り消し',
+        summary: '書類が取り消されたとき、業務フローの関係者全員に送信します。',
+        subject: '【Keiyaku】書類「{{documentName}}」が取り消されました',
+        body: '{{userName}} 様\n\n業務フロー「{{businessFlowName}}」の書類「{{documentName}}」が取り消されました。この書類のタスクは再開できません。\n\n取り消し理由：\n{{reason}}\n\n{{link}}',
       },
       en: {
         name: 'Document cancelled',
@@ -285,7 +287,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         name: '業務フローの完了',
         summary: '業務フローが完了したとき、業務フローの関係者全員に送信します。',
         subject: '【Keiyaku】業務フロー「{{businessFlowName}}」が完了しました',
-        body: '{{userName}} 様\n\nワークスペース「{{workspaceName}}」の業務フロー「{{businessFlowName}}」が完了しました。\n\n下記から文書を確認できます。\n\n{{link}}',
+        body: '{{userName}} 様\n\nワークスペース「{{workspaceName}}」の業務フロー「{{businessFlowName}}」が完了しました。\n\n下記から書類を確認できます。\n\n{{link}}',
       },
       en: {
         name: 'Business flow completed',
@@ -303,9 +305,9 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
       ja: {
         name: 'ワンタイムユーザーへのタスクの依頼',
         summary:
-          '文書のタスクが実行できるようになったとき、担当するワンタイムユーザー（ゲスト）に新しい専用リンクとアクセスコードを送信します。',
-        subject: '【Keiyaku】{{documentName}} のタスク（{{taskType}}）が届きました',
-        body: '{{userName}} 様\n\n{{organizationName}} の業務フロー「{{businessFlowName}}」で、文書「{{documentName}}」の{{taskType}}タスクをお願いします。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力してください。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。以前のメールのリンクとアクセスコードは使えなくなりました。このメールは他の方に転送しないでください。',
+          '書類のタスクが実行できるようになったとき、担当するワンタイムユーザー（ゲスト）に新しい専用リンクとアクセスコードを送信します。',
+        subject: '【Keiyaku】書類「{{documentName}}」のタスク（{{taskType}}）が届きました',
+        body: '{{userName}} 様\n\n{{organizationName}} の業務フロー「{{businessFlowName}}」で、書類「{{documentName}}」の{{taskType}}タスクをお願いします。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力してください。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。以前のメールのリンクとアクセスコードは使えなくなりました。このメールは他の方に転送しないでください。',
       },
       en: {
         name: 'Task assigned to a one-time user',
@@ -324,9 +326,9 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
       ja: {
         name: 'ワンタイムユーザーへの業務フロー完了の通知',
         summary:
-          '業務フローが完了したとき、タスクを担当したワンタイムユーザー（ゲスト）に、署名済みの文書を確認できる新しい専用リンクとアクセスコードを送信します。',
+          '業務フローが完了したとき、タスクを担当したワンタイムユーザー（ゲスト）に、署名済みの書類を確認できる新しい専用リンクとアクセスコードを送信します。',
         subject: '【Keiyaku】業務フロー「{{businessFlowName}}」が完了しました',
-        body: '{{userName}} 様\n\n{{organizationName}} の業務フロー「{{businessFlowName}}」が完了しました。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力すると、署名済みの文書をダウンロードできます。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。以前のメールのリンクとアクセスコードは使えなくなりました。このメールは他の方に転送しないでください。',
+        body: '{{userName}} 様\n\n{{organizationName}} の業務フロー「{{businessFlowName}}」が完了しました。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力すると、署名済みの書類をダウンロードできます。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。以前のメールのリンクとアクセスコードは使えなくなりました。このメールは他の方に転送しないでください。',
       },
       en: {
         name: 'Business flow completed, to a one-time user',
@@ -355,7 +357,7 @@ export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
         name: 'ワンタイムユーザーの招待',
         summary:
           '業務フローにワンタイムユーザー（ゲスト）を招待したとき、本人専用のリンクとアクセスコードを送信します。',
-        subject: '【Keiyaku】{{organizationName}} から「{{businessFlowName}}」へのご招待',
+        subject: '【Keiyaku】{{organizationName}}から「{{businessFlowName}}」へのご招待',
         body: '{{userName}} 様\n\n{{organizationName}} の {{inviterName}} 様から、業務フロー「{{businessFlowName}}」に招待されました。\n\n下記のあなた専用のリンクを開き、このメールアドレスに届く認証コードを入力してください。\n\n{{link}}\n\nリンクを開けない場合は、ゲスト用の認証画面で次のアクセスコードを入力してください。\nアクセスコード：{{accessCode}}\n\nリンクとアクセスコードの有効期限は{{expiresAt}}です。このメールは他の方に転送しないでください。',
       },
       en: {
@@ -403,6 +405,38 @@ export function placeholderValues(params: Record<string, string>): Record<string
   return { ...values, ...params };
 }
 
+/** A time as the reader reads it: Japan time in Japanese (2026年11月25日 21:08), with its zone named in English. */
+const MAIL_TIME_FORMATS: Record<Locale, Intl.DateTimeFormat> = {
+  ja: new Intl.DateTimeFormat('ja-JP', {
+    timeZone: 'Asia/Tokyo',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }),
+  en: new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Asia/Tokyo',
+    dateStyle: 'long',
+    timeStyle: 'short',
+    hourCycle: 'h23',
+  }),
+};
+const MAIL_TIME_SUFFIX: Record<Locale, string> = { ja: '', en: ' JST (UTC+9)' };
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A placeholder value that is a timestamp (callers pass `toISOString()`: expiresAt, changedAt) written for the
+ * reader; any other value as it is.
+ */
+export function mailTime(value: string, locale: Locale): string {
+  if (!ISO_TIMESTAMP.test(value)) return value;
+  const time = new Date(value);
+  if (Number.isNaN(time.getTime())) return value;
+  return MAIL_TIME_FORMATS[locale].format(time) + MAIL_TIME_SUFFIX[locale];
+}
+
 export function isMailKind(value: string): value is MailKind {
   return (MAIL_KINDS as readonly string[]).includes(value);
 }
@@ -417,9 +451,12 @@ export function composeMail(
   params: Record<string, string>,
   template: Pick<MailTemplateText, 'subject' | 'body'> = MAIL_KIND_DEFINITIONS[kind].defaults[locale],
 ) {
-  const values = placeholderValues(params);
+  const values = Object.fromEntries(
+    Object.entries(placeholderValues(params)).map(([name, value]) => [name, mailTime(value, locale)]),
+  );
   return {
-    subject: renderPlaceholders(template.subject, values).replace(/[\r\n]+/g, ' '),
+    // One line without stray spaces, whatever the values (an empty one leaves none behind).
+    subject: renderPlaceholders(template.subject, values).replace(/\s+/g, ' ').trim(),
     text: renderPlaceholders(template.body, values) + SIGNATURE[locale],
   };
 }

@@ -41,8 +41,22 @@ export function termsResource(terms: Terms, locale: Locale) {
 }
 
 /**
+ * The consent the user still owes: `first` when they have never agreed to any terms (an invited user's first
+ * sign-in), `revised` when they agreed to an older version only, null when they agreed to the terms in force.
+ */
+export type TermsConsent = 'first' | 'revised';
+
+export async function termsConsentOwed(knex: Knex, userId: string, now: Date): Promise<TermsConsent | null> {
+  const terms = await currentTerms(knex, now);
+  const accepted = await knex('term_acceptances').where({ user_id: userId }).pluck('term_id');
+  if (accepted.includes(terms.id)) return null;
+  return accepted.length === 0 ? 'first' : 'revised';
+}
+
+/**
  * Makes sure the user has agreed to the terms in force: records the agreement when `acceptTermId` names them,
- * and refuses (422 TERMS_NOT_AGREED) when the user has not agreed and does not agree now.
+ * and refuses (422 TERMS_NOT_AGREED, `termsConsent` param `first` or `revised` so the screen words the consent
+ * right) when the user has not agreed and does not agree now.
  */
 export async function ensureTermsAccepted(
   trx: Knex.Transaction,
@@ -51,10 +65,13 @@ export async function ensureTermsAccepted(
   now: Date,
 ): Promise<void> {
   const terms = await currentTerms(trx, now);
-  const accepted = await trx('term_acceptances').where({ user_id: userId, term_id: terms.id }).first('term_id');
-  if (accepted) return;
+  const owed = await termsConsentOwed(trx, userId, now);
+  if (!owed) return;
   if (acceptTermId !== terms.id) {
-    throw new AppError('TERMS_NOT_AGREED', { pointer: '/data/attributes/acceptTermId' });
+    throw new AppError('TERMS_NOT_AGREED', {
+      pointer: '/data/attributes/acceptTermId',
+      params: { termsConsent: owed },
+    });
   }
   await trx('term_acceptances').insert({ user_id: userId, term_id: terms.id, accepted_at: now });
 }

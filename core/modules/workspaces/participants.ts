@@ -38,7 +38,8 @@ export async function resolveParticipant(
   input: ParticipantInput,
   pointer: string,
 ): Promise<ResolvedParticipant> {
-  const flags = { is_public: input.isPublic ?? true, is_editable: input.isEditable ?? false };
+  // A partner sees only the flows it has tasks in unless made public: an own group sees every flow by default.
+  const flags = { is_public: input.isPublic ?? input.kind === 'group', is_editable: input.isEditable ?? false };
   if (input.kind === 'group') {
     if (!input.groupId) throw new AppError('VALIDATION_FAILED', { pointer: `${pointer}/groupId` });
     const group = await trx('groups').where({ id: input.groupId, organization_id: organizationId }).first('id');

@@ -1,19 +1,22 @@
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Navigate, Outlet } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../session/current-user.ts';
-import { SETTINGS_SECTIONS } from './settings-sections.ts';
+import { sectionsFor } from './settings-sections.ts';
 
 /** The organization settings area: a section menu beside the section's screen. */
 export function SettingsLayout() {
   const { t } = useTranslation();
   const me = useCurrentUser();
-  const isAdmin = me.data?.attributes.isAdmin ?? false;
+  const sections = sectionsFor({
+    isAdmin: me.data?.attributes.isAdmin ?? false,
+    groups: me.data?.attributes.groups,
+  });
   return (
     <div className="settings">
       <nav aria-label={t('settings.menuLabel')} className="settings-nav">
         <h2>{t('settings.title')}</h2>
         <ul>
-          {SETTINGS_SECTIONS.filter((section) => isAdmin || !section.adminOnly).map((section) => (
+          {sections.map((section) => (
             <li key={section.path}>
               <Link to={`/organizations/settings/${section.path}`}>{t(`settings.sections.${section.key}`)}</Link>
             </li>
@@ -25,4 +28,12 @@ export function SettingsLayout() {
       </div>
     </div>
   );
+}
+
+/** /organizations/settings itself: the first section this user may use (the users list for administrators). */
+export function SettingsIndex() {
+  const me = useCurrentUser();
+  if (!me.data) return null;
+  const [first] = sectionsFor({ isAdmin: me.data.attributes.isAdmin, groups: me.data.attributes.groups });
+  return <Navigate to={`/organizations/settings/${first?.path ?? 'organization'}`} replace />;
 }

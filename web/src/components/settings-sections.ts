@@ -1,11 +1,12 @@
 /**
  * The organization settings area (/organizations/settings/*), in menu order. `adminOnly` sections are hidden from
- * users who are not organization administrators (the API refuses them anyway). The seal images, e-certificate and
- * agents sections are each user's own signing settings.
+ * users who are not organization administrators (the API refuses them anyway); `directory` sections (users, groups)
+ * are shown to organization administrators and group administrators only, whom the API lets read the directory. The
+ * seal images, e-certificate and agents sections are each user's own signing settings.
  */
 export const SETTINGS_SECTIONS = [
-  { path: 'users', key: 'users', adminOnly: false },
-  { path: 'groups', key: 'groups', adminOnly: false },
+  { path: 'users', key: 'users', adminOnly: false, directory: true },
+  { path: 'groups', key: 'groups', adminOnly: false, directory: true },
   { path: 'roles', key: 'roles', adminOnly: true },
   { path: 'organization', key: 'organization', adminOnly: false },
   { path: 'password-policy', key: 'passwordPolicy', adminOnly: true },
@@ -21,3 +22,19 @@ export const SETTINGS_SECTIONS = [
 ] as const;
 
 export type SettingsSectionPath = (typeof SETTINGS_SECTIONS)[number]['path'];
+
+/** What decides the sections a user sees: organization administrator, or administrator of one of their groups. */
+export interface SettingsViewer {
+  isAdmin: boolean;
+  groups?: { isGroupAdmin?: boolean }[];
+}
+
+/** The sections a user may use, in menu order: a non-administrator never sees a section that would refuse them. */
+export function sectionsFor(viewer: SettingsViewer) {
+  const groupAdmin = (viewer.groups ?? []).some((group) => group.isGroupAdmin);
+  return SETTINGS_SECTIONS.filter((section) => {
+    if (viewer.isAdmin) return true;
+    if (section.adminOnly) return false;
+    return !('directory' in section) || groupAdmin;
+  });
+}

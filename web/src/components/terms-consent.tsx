@@ -6,6 +6,25 @@ import type { getCurrentTerms } from '../api/current-terms.ts';
 
 type Terms = Awaited<ReturnType<typeof getCurrentTerms>>;
 
+/** The consent a sign-in still needs: the first ever (an invited user) or to a revised version. */
+export type TermsConsentKind = 'first' | 'revised';
+
+/**
+ * The consent the server asks for with a refused sign-in or password change (`meta.params.termsConsent` of
+ * TERMS_NOT_AGREED, INITIAL_PASSWORD_CHANGE_REQUIRED, PASSWORD_EXPIRED); null when it asks for none.
+ */
+export function consentAskedBy(error: unknown): TermsConsentKind | null {
+  if (!(error instanceof ApiError)) return null;
+  const asked = error.errors.map((entry) => entry.meta?.params?.termsConsent).find(Boolean);
+  if (asked === 'first' || asked === 'revised') return asked;
+  return error.code === 'TERMS_NOT_AGREED' ? 'revised' : null;
+}
+
+/** The `terms` search value of the password-change screens as a consent kind. */
+export function consentKindOf(value: string | undefined): TermsConsentKind | null {
+  return value === 'first' || value === 'revised' ? value : null;
+}
+
 /**
  * The terms of use in force in a scrollable (and keyboard-scrollable) box, with the consent checkbox under them.
  * The checkbox stays disabled until the text is there to read.
@@ -17,6 +36,8 @@ export function TermsConsent(props: {
   onAgreedChange: (agreed: boolean) => void;
   errors: string[];
   intro?: string;
+  /** Words the intro and the checkbox as a first consent or as agreeing to a revision. */
+  kind?: TermsConsentKind;
 }) {
   const { t, i18n } = useTranslation(['auth', 'errors']);
   const { terms } = props;
@@ -25,6 +46,7 @@ export function TermsConsent(props: {
   return (
     <section className="terms" aria-labelledby={headingId}>
       <h2 id={headingId}>{t('terms.heading')}</h2>
+      {props.kind && <p className="notice">{t(props.kind === 'first' ? 'terms.askedFirst' : 'terms.askedAtSignIn')}</p>}
       {props.intro && <p className="notice">{props.intro}</p>}
       {terms.isPending && (
         <p role="status" className="muted">
@@ -56,7 +78,7 @@ export function TermsConsent(props: {
       )}
       <CheckboxField
         id={props.id}
-        label={t('terms.agree')}
+        label={t(props.kind === 'revised' ? 'terms.agreeRevised' : 'terms.agree')}
         checked={props.agreed}
         disabled={!terms.data}
         onChange={(event) => props.onAgreedChange(event.target.checked)}

@@ -65,6 +65,32 @@ describe('the glossary', () => {
   });
 });
 
+describe('the Japanese style of every ja message', () => {
+  /** Japanese text: kana or kanji in it (a message that is only a format name or a number is not). */
+  const japanese = allJa.filter(([, text]) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(text));
+
+  it('uses full-width brackets, colons, commas, question and exclamation marks', () => {
+    const findings = japanese
+      // A character the user types (the CSV list separator 「;」) is quoted, not punctuation.
+      .map(([key, text]): [string, string] => [key, bare(text).replace(/https?:\/\/\S+|「;」/g, '')])
+      // Half-width punctuation is kept only between digits (1,234 and 12:00).
+      .filter(([, text]) => /[()!?;]|(?<!\d),|,(?!\d)|(?<!\d):|:(?!\d)/.test(text))
+      .map(([key, text]) => `${key}: ${text}`);
+    expect(findings).toEqual([]);
+  });
+
+  it('shows no developer commands or English status lines', () => {
+    const findings = japanese
+      .filter(([, text]) =>
+        /(^|\s)--[a-z]|\bnpm\b|\bnpx\b|keiyaku [a-z]+ [a-z]+|Not Found|Forbidden|Unauthorized|Internal Server/.test(
+          text,
+        ),
+      )
+      .map(([key, text]) => `${key}: ${text}`);
+    expect(findings).toEqual([]);
+  });
+});
+
 describe('the Japanese style of the report and e-certificate texts', () => {
   it.each(styled)('%s uses full-width punctuation', (_key, text) => {
     expect(bare(text)).not.toMatch(/[(),:;!?]/);

@@ -45,7 +45,8 @@ export async function invitePartner(
     workspace_id: workspaceId,
     email,
     locale: input.locale ?? principal.locale,
-    is_public: input.isPublic ?? true,
+    // Not public unless asked: the partner sees only the flows it has tasks in.
+    is_public: input.isPublic ?? false,
     is_editable: input.isEditable ?? false,
     token_hash: link.tokenHash,
     expires_at: link.expiresAt,

@@ -43,10 +43,12 @@ export function validateSignUpSearch(raw: Raw): SignUpSearch {
 export interface PasswordChangeSearch {
   loginId?: string;
   redirect?: string;
+  /** The terms consent the sign-in said is owed (`first` or `revised`): asked up front. */
+  terms?: string;
 }
 
 export function validatePasswordChangeSearch(raw: Raw): PasswordChangeSearch {
-  return { loginId: text(raw, 'loginId'), redirect: text(raw, 'redirect') };
+  return { loginId: text(raw, 'loginId'), redirect: text(raw, 'redirect'), terms: text(raw, 'terms') };
 }
 
 export interface ResetSearch {

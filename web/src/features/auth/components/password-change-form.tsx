@@ -13,7 +13,12 @@ import type { PasswordChangeSearch } from '../search.ts';
 import { validatePasswordChange } from '../validation.ts';
 import { AuthField } from './auth-field.tsx';
 import { SubmitButton } from './page-parts.tsx';
-import { TermsConsent } from '../../../components/terms-consent.tsx';
+import {
+  consentAskedBy,
+  consentKindOf,
+  TermsConsent,
+  type TermsConsentKind,
+} from '../../../components/terms-consent.tsx';
 
 /**
  * The first-password change (temporary password) and the expired-password change: the same request
@@ -32,9 +37,10 @@ export function PasswordChangeForm({
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [passwordConfirmation, setPasswordConfirmation] = useState('');
-  const [termsAsked, setTermsAsked] = useState(false);
+  // Asked up front when the sign-in said the terms are owed (an invited user's first sign-in), else on refusal.
+  const [termsAsked, setTermsAsked] = useState<TermsConsentKind | null>(consentKindOf(search.terms));
   const [agreed, setAgreed] = useState(false);
-  const terms = useCurrentTerms(termsAsked);
+  const terms = useCurrentTerms(Boolean(termsAsked));
   const change = useChangePasswordAndSignIn();
   const texts = `passwordChange.${variant}` as const;
   const fields = {
@@ -59,7 +65,7 @@ export function PasswordChangeForm({
           void navigate({ href: safeRedirect(search.redirect), replace: true });
         },
         onError: (error) => {
-          if (error instanceof ApiError && error.code === 'TERMS_NOT_AGREED') setTermsAsked(true);
+          if (error instanceof ApiError && error.code === 'TERMS_NOT_AGREED') setTermsAsked(consentAskedBy(error));
           form.fail(error);
         },
       },
@@ -84,11 +90,7 @@ export function PasswordChangeForm({
           {...form.field('passwordConfirmation', passwordConfirmation, setPasswordConfirmation)}
         />
         {termsAsked && (
-          <TermsConsent
-            {...form.consent('acceptTermId', agreed, setAgreed)}
-            terms={terms}
-            intro={t('terms.askedAtSignIn')}
-          />
+          <TermsConsent {...form.consent('acceptTermId', agreed, setAgreed)} terms={terms} kind={termsAsked} />
         )}
         <SubmitButton
           label={t('passwordChange.submit')}

@@ -8,7 +8,7 @@ import { useCurrentTerms } from '../../../api/current-terms.ts';
 import { useSignIn } from '../api/sign-in.ts';
 import { AuthField } from '../components/auth-field.tsx';
 import { AccountSwitch, SubmitButton } from '../components/page-parts.tsx';
-import { TermsConsent } from '../../../components/terms-consent.tsx';
+import { consentAskedBy, TermsConsent, type TermsConsentKind } from '../../../components/terms-consent.tsx';
 import { useAuthForm } from '../form.ts';
 import { afterSignInWithInvitation } from '../redirect.ts';
 import { consentProblems, validateSignIn } from '../validation.ts';
@@ -25,9 +25,9 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [loginId, setLoginId] = useState(search.loginId ?? '');
   const [password, setPassword] = useState('');
-  const [termsAsked, setTermsAsked] = useState(false);
+  const [termsAsked, setTermsAsked] = useState<TermsConsentKind | null>(null);
   const [agreed, setAgreed] = useState(false);
-  const terms = useCurrentTerms(termsAsked);
+  const terms = useCurrentTerms(Boolean(termsAsked));
   const signIn = useSignIn();
   const target = afterSignInWithInvitation(search);
   const fields = {
@@ -41,10 +41,11 @@ export function LoginPage() {
     const code = error instanceof ApiError ? error.code : null;
     if (code === 'INITIAL_PASSWORD_CHANGE_REQUIRED' || code === 'PASSWORD_EXPIRED') {
       const to = code === 'PASSWORD_EXPIRED' ? '/expired-password-change' : '/initial-password-change';
-      void navigate({ to, search: { loginId, redirect: target } });
+      const owed = consentAskedBy(error);
+      void navigate({ to, search: { loginId, redirect: target, ...(owed ? { terms: owed } : {}) } });
       return;
     }
-    if (code === 'TERMS_NOT_AGREED') setTermsAsked(true);
+    if (code === 'TERMS_NOT_AGREED') setTermsAsked(consentAskedBy(error));
     form.fail(error);
   };
 
@@ -77,11 +78,7 @@ export function LoginPage() {
           autoFocus={Boolean(search.loginId)}
         />
         {termsAsked && (
-          <TermsConsent
-            {...form.consent('acceptTermId', agreed, setAgreed)}
-            terms={terms}
-            intro={t('terms.askedAtSignIn')}
-          />
+          <TermsConsent {...form.consent('acceptTermId', agreed, setAgreed)} terms={terms} kind={termsAsked} />
         )}
         <SubmitButton label={t('login.submit')} pending={signIn.isPending} pendingLabel={t('login.sending')} />
       </form>

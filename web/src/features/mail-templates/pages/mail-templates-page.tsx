@@ -83,7 +83,8 @@ export function MailTemplatesPage() {
           >
             {rows.map(({ id, attributes }) => (
               <tr key={id}>
-                <td>
+                {/* The template's own texts are in its language, whatever the screen's. */}
+                <td lang={attributes.locale}>
                   <Link
                     to="/organizations/settings/mail-templates/$kind/$locale"
                     params={{ kind: attributes.kind, locale: attributes.locale }}
@@ -92,7 +93,9 @@ export function MailTemplatesPage() {
                   </Link>
                 </td>
                 <td>{t(`locales.${attributes.locale}`)}</td>
-                <td className="cell-wrap">{attributes.summary}</td>
+                <td className="cell-wrap" lang={attributes.locale}>
+                  {attributes.summary}
+                </td>
                 <td>
                   <span className={attributes.customised ? 'template-status is-customised' : 'template-status'}>
                     {attributes.customised ? t('list.customised') : t('list.builtIn')}

@@ -53,14 +53,23 @@ function ChangeItem({ change }: { change: RevisionChange }) {
   );
 }
 
-/** What each revision after a signature changed, grouped by revision, each change allowed or not. */
-export function ChangesSection({ changes }: { changes: RevisionChange[] }) {
+/**
+ * What each revision after a signature changed, grouped by revision, each change allowed or not. When a signature's
+ * own bytes were rewritten (`altered`), no revision records the change: the section says so instead of "nothing".
+ */
+export function ChangesSection({ changes, altered = false }: { changes: RevisionChange[]; altered?: boolean }) {
   const { t } = useTranslation('signing');
   return (
     <section aria-labelledby="report-changes-title" className="panel report-changes">
       <h2 id="report-changes-title">{t('report.changesTitle')}</h2>
       {changes.length === 0 ? (
-        <p>{t('report.noChanges')}</p>
+        altered ? (
+          <p>
+            <span className="badge badge-danger">{t('report.changesUnknown')}</span>
+          </p>
+        ) : (
+          <p>{t('report.noChanges')}</p>
+        )
       ) : (
         <>
           <p className="muted">{t('report.changesIntro')}</p>

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
@@ -9,6 +9,8 @@ import type { SignTask } from '../api/get-sign-task.ts';
 import { usePrincipals } from '../api/list-principals.ts';
 import { useSignTask } from '../api/sign-task.ts';
 import { CodeField } from '../../../components/signing/code-field.tsx';
+import { MissingFieldsNotice } from '../../../components/signing/field-box.tsx';
+import { missingFields, type SignerField } from '../../../components/signing/fields.ts';
 import type { Placement } from '../../../components/signing/placement.ts';
 import {
   fieldOfPointer,
@@ -64,6 +66,8 @@ export function SignForm(props: {
   task: SignTask;
   needs: TypeNeeds | undefined;
   placements: Placement[];
+  /** The fields the sender placed for this signer: the sign button waits until every required one is filled. */
+  fields: SignerField[];
   email: string;
   emailConfirmed: boolean;
   onReloadUser: () => void;
@@ -80,13 +84,16 @@ export function SignForm(props: {
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
+  const missingId = useId();
   const { signatureType, twoFactor, lockVersion } = props.task.attributes;
+  const missing = missingFields(props.fields, props.placements);
 
   const draft: SignDraft = {
     signatureType,
     twoFactor,
     needs: props.needs,
     placements: props.placements,
+    fields: props.fields,
     pin,
     code,
     principalId,
@@ -196,7 +203,13 @@ export function SignForm(props: {
       <ApiErrorNotice error={failure} />
       {props.emailConfirmed ? (
         <div className="form-actions">
-          <button type="submit" className="button primary" disabled={sign.isPending}>
+          <MissingFieldsNotice id={missingId} missing={missing} />
+          <button
+            type="submit"
+            className="button primary"
+            disabled={sign.isPending || missing.length > 0}
+            aria-describedby={missing.length > 0 ? missingId : undefined}
+          >
             {sign.isPending ? t('form.sending') : t('form.submit')}
           </button>
         </div>

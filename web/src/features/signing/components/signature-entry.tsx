@@ -46,7 +46,13 @@ function TimestampFacts({ timestamp }: { timestamp: NonNullable<SignatureReport[
         </span>
       )}
       <span className="report-note">
-        {t('report.tsaChain', { chain: t(`report.chains.${timestamp.chain}`, { defaultValue: timestamp.chain }) })}
+        {t('report.tsaChain', {
+          // The built-in TSA's chain ends at this service's own root: trusted here, not publicly.
+          chain:
+            timestamp.local && timestamp.chain === 'trusted'
+              ? t('report.chainLocal')
+              : t(`report.chains.${timestamp.chain}`, { defaultValue: timestamp.chain }),
+        })}
       </span>
     </>
   );

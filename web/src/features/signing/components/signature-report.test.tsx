@@ -112,6 +112,7 @@ describe('the verification report', () => {
 
   it('words the banners as the issue asks in both languages', () => {
     expect(ja.report.verdicts).toEqual({
+      altered: '改ざんされています',
       'changed-after-signing': '署名後に変更されています',
       invalid: '無効な署名があります',
       indeterminate: '検証できない署名があります',
@@ -152,6 +153,22 @@ describe('the verification report', () => {
     await show(report());
     const changes = screen.getByRole('region', { name: ja.report.changesTitle });
     expect(within(changes).getByText(ja.report.noChanges)).toBeTruthy();
+  });
+
+  it('calls a rewritten signature altered and never says nothing changed after signing', async () => {
+    await show(
+      report({
+        verdict: 'invalid',
+        allIntact: false,
+        signatures: [signature({ status: 'invalid', integrity: 'invalid', problems: ['digest-mismatch'] })],
+      }),
+    );
+    const banner = screen.getByRole('status');
+    expect(within(banner).getByText(ja.report.verdicts.altered)).toBeTruthy();
+    expect(within(banner).queryByText(ja.report.verdicts.invalid)).toBeNull();
+    const changes = screen.getByRole('region', { name: ja.report.changesTitle });
+    expect(within(changes).queryByText(ja.report.noChanges)).toBeNull();
+    expect(within(changes).getByText(ja.report.changesUnknown)).toBeTruthy();
   });
 
   it('shows a certification with level 1 that a later revision violated', async () => {
@@ -288,7 +305,9 @@ describe('the verification report', () => {
     await show(report());
     const entry = screen.getByRole('region', { name: '署名 1' });
     expect(within(entry).getByText(ja.report.localTsa)).toBeTruthy();
-    expect(within(entry).getByText('タイムスタンプ局の証明書チェーン：信頼済み')).toBeTruthy();
+    // Not "trusted" beside "not publicly trusted": the chain ends at the service's own authority.
+    expect(within(entry).getByText(`タイムスタンプ局の証明書チェーン：${ja.report.chainLocal}`)).toBeTruthy();
+    expect(within(entry).queryByText('タイムスタンプ局の証明書チェーン：信頼済み')).toBeNull();
     expect(within(entry).getByText('失効していません')).toBeTruthy();
   });
 

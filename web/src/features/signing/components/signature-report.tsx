@@ -14,9 +14,13 @@ const VERDICT_TONE: Record<Verdict, string> = {
   'no-signatures': 'neutral',
 };
 
-/** The document's verdict, shown before anything else: the most serious finding in one line and what it means. */
-function VerdictBanner({ verdict }: { verdict: Verdict }) {
+/**
+ * The document's verdict, shown before anything else: the most serious finding in one line and what it means. A
+ * signature whose signed bytes no longer match (integrity invalid) is said to be altered, not merely "invalid".
+ */
+function VerdictBanner({ verdict, altered }: { verdict: Verdict; altered: boolean }) {
   const { t } = useTranslation('signing');
+  const key = altered && verdict === 'invalid' ? 'altered' : verdict;
   return (
     <div
       role="status"
@@ -24,8 +28,8 @@ function VerdictBanner({ verdict }: { verdict: Verdict }) {
       data-verdict={verdict}
     >
       <p className="report-verdict-label">{t('report.verdictLabel')}</p>
-      <p className="report-verdict-title">{t(`report.verdicts.${verdict}`, { defaultValue: verdict })}</p>
-      <p className="report-verdict-hint">{t(`report.verdictHints.${verdict}`, { defaultValue: '' })}</p>
+      <p className="report-verdict-title">{t(`report.verdicts.${key}`, { defaultValue: verdict })}</p>
+      <p className="report-verdict-hint">{t(`report.verdictHints.${key}`, { defaultValue: '' })}</p>
     </div>
   );
 }
@@ -87,11 +91,12 @@ export function SignatureReportView({ report }: { report: VerificationReport }) 
   const certifier = a.certification
     ? a.signatures.findIndex((signature) => signature.index === a.certification?.signatureIndex) + 1
     : 0;
+  const altered = a.signatures.some((signature) => signature.integrity === 'invalid');
   return (
     <div className="signature-report">
-      <VerdictBanner verdict={a.verdict} />
+      <VerdictBanner verdict={a.verdict} altered={altered} />
       {a.certification && <CertificationSection certification={a.certification} position={certifier} />}
-      {a.signatures.length > 0 && <ChangesSection changes={a.changes} />}
+      {a.signatures.length > 0 && <ChangesSection changes={a.changes} altered={altered} />}
       <FileSummary report={report} />
       {a.signatures.map((signature, index) => (
         <SignatureEntry key={`${index}-${signature.index}`} signature={signature} position={index + 1} />

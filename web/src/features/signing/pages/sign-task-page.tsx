@@ -1,11 +1,12 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDocumentFile } from '../../../api/download-document.ts';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { DetailStatus } from '../../../components/detail-status.tsx';
 import { OpenedPdf } from '../../../components/pdf-controls.tsx';
+import { keptPlacements, signerFields } from '../../../components/signing/fields.ts';
 import { PlacementBoard } from '../../../components/signing/placement-board.tsx';
 import type { Placement } from '../../../components/signing/placement.ts';
 import en from '../../../i18n/en/signing.json';
@@ -62,6 +63,10 @@ function SignWorkspace(props: {
   const types = useSignatureTypes();
   const file = useDocumentFile(props.documentId, props.version);
   const [placements, setPlacements] = useState<Placement[]>([]);
+  const fields = useMemo(() => signerFields(props.task.attributes.fields), [props.task.attributes.fields]);
+  const allowOwn = props.task.attributes.allowSignerPlacements ?? true;
+  // A plan changed under the open screen: fillings of fields it no longer has are dropped, not sent.
+  useEffect(() => setPlacements((current) => keptPlacements(current, fields, allowOwn)), [fields, allowOwn]);
   const code = props.task.attributes.signatureType ?? 'operator';
   const info = types.data?.find((type) => type.id === code);
   const reason = file.error ?? file.failureReason;
@@ -78,7 +83,7 @@ function SignWorkspace(props: {
       <ApiErrorNotice error={types.error} />
       <section aria-labelledby="sign-placements-title" className="panel">
         <h2 id="sign-placements-title">{t('placements.title')}</h2>
-        <p className="hint">{t('placements.intro')}</p>
+        <p className="hint">{t(fields.length > 0 ? 'fields.intro' : 'placements.intro')}</p>
         {scanning && (
           <p role="status" className="notice">
             {t('viewer.scanning')}
@@ -94,6 +99,8 @@ function SignWorkspace(props: {
                 placements={placements}
                 onChange={setPlacements}
                 sealTool={MemberSealTool}
+                fields={fields}
+                allowOwn={allowOwn}
               />
             )}
           </OpenedPdf>
@@ -113,6 +120,7 @@ function SignWorkspace(props: {
             task={props.task}
             needs={info?.attributes}
             placements={placements}
+            fields={fields}
             email={me.data.attributes.email}
             emailConfirmed={me.data.attributes.emailConfirmed}
             onReloadUser={() => void me.refetch()}

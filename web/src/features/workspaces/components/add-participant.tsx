@@ -80,7 +80,8 @@ export function AddPartner(props: { workspace: WorkspaceDetail; onReload: () => 
   const [invalid, setInvalid] = useState(false);
   const [finding, setFinding] = useState(false);
   const [found, setFound] = useState<Found | null>(null);
-  const [flags, setFlags] = useState({ isPublic: true, isEditable: false });
+  // A partner sees only the flows it has tasks in unless the user makes it public.
+  const [flags, setFlags] = useState({ isPublic: false, isEditable: false });
   const [failure, setFailure] = useState<unknown>(null);
 
   const find = async (event: FormEvent) => {

@@ -47,7 +47,8 @@ function InviteForm({ workspaceId }: { workspaceId: string }) {
   const invite = useInvitePartner();
   const [email, setEmail] = useState('');
   const [locale, setLocale] = useState<'ja' | 'en'>(i18n.language === 'en' ? 'en' : 'ja');
-  const [flags, setFlags] = useState({ isPublic: true, isEditable: false });
+  // A partner sees only the flows it has tasks in unless the user makes it public.
+  const [flags, setFlags] = useState({ isPublic: false, isEditable: false });
   const [invalid, setInvalid] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
 

@@ -6,6 +6,7 @@ import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { useWorkspaceFlows, type WorkspaceFlowSort } from '../api/list-workspace-flows.ts';
 
 const BADGE: Record<string, string> = {
+  draft: 'badge badge-muted',
   in_progress: 'badge badge-info',
   complete: 'badge badge-ok',
   incomplete: 'badge badge-warn',
