@@ -11,8 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { WEB_DIST } from '../core/http/web.ts';
 
-export const WEB_DIST = path.resolve(import.meta.dirname, '../web/dist');
+// The folder the service serves (web/dist, or KEIYAKU_WEB_DIST).
+export { WEB_DIST };
 
 export interface AssetSize {
   /** The URL path the page requests, e.g. /assets/index-abc123.js. */

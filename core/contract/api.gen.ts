@@ -199,6 +199,48 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Change the signed-in user's own name, language and mobile number (the account screen).
+         * @description Only the attributes sent change. `mobilePhone` is where SMS codes of two-factor sign tasks go: a Japanese
+         *     mobile number (060/070/080/090 and 8 more digits; hyphens, spaces and brackets are dropped), stored as
+         *     digits, else 422 `SMS_MOBILE_PHONE_INVALID`; null or an empty string clears it. An empty or too long name is
+         *     422 `VALIDATION_FAILED`. A `lockVersion` other than the user's current one is 409
+         *     `UPDATED_BY_ANOTHER_USER`. Logged as `user.updated_self` with the changed attribute names.
+         */
+        patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/me/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The home screen's inbox — what waits for the caller and what they wait for, in one request.
+         * @description Five sections, each a count and its first 10 items, and the warnings the caller should act on:
+         *     - `waitingForMe`: the tasks the caller can execute now (the rule of `GET /tasks/mine`), oldest first;
+         *       `counterparty` is the owner organization when it is another one, else the flow's creator;
+         *     - `waitingForOthers`: flows in progress the caller created or may edit (editable participant, or an
+         *       administrator of the owner organization) holding an active task the caller cannot execute, the flow
+         *       sent longest ago first, with its oldest such task and its assignee as `counterparty`;
+         *     - `drafts`: the caller's own draft flows (in workspaces they may still edit), last edited first;
+         *     - `completedRecently`: flows completed in the last 30 days that the caller can see and created or had a
+         *       task in, newest first;
+         *     - `remandedToMe`: remanded documents of flows the caller created (or that they uploaded), oldest remand
+         *       first, with the `reason` and who remanded as `counterparty`.
+         *     A count is exact up to 1,000; above, it says 1000 with `capped: true` (shown as "1,000+").
+         *     Warnings: `E_CERTIFICATE_EXPIRING` (within 30 days; params `expiresAt`, `days`), `E_CERTIFICATE_EXPIRED`
+         *     (`expiresAt`), `EMAIL_NOT_CONFIRMED` (`email`), `DOCUMENTS_BLOCKED_BY_SCAN` (`count`, `capped`: documents
+         *     of flows the caller can see whose latest file the malware scan found malicious or could not scan).
+         */
+        get: operations["getInbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -219,6 +261,73 @@ export interface paths {
         put: operations["changeMyPassword"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's live sessions (sign-ins not signed out, revoked or idle too long), newest use first.
+         * @description One entry per sign-in: the browser's user agent and IP address it started from, when it started and was last
+         *     used; `current` marks the session of the calling token.
+         */
+        get: operations["listMySessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sessions/others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out every other session of the signed-in user; the calling one stays.
+         * @description The other sessions end at once: their access tokens are refused from the next request (401
+         *     `SESSION_REVOKED`) and their refresh tokens no longer refresh. Logged as `auth.other_sessions_signed_out`
+         *     with the number ended.
+         */
+        delete: operations["signOutOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one session of the signed-in user.
+         * @description Only the caller's own live sessions: another user's session, or one already ended, is 404. Ending the
+         *     calling session is a sign-out (the web uses `signOut` for that, which also clears the refresh cookie).
+         *     Logged as `auth.session_signed_out`.
+         */
+        delete: operations["signOutSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -450,6 +559,33 @@ export interface paths {
         get: operations["listMailDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mail/bounces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Feed a delivery status notification (RFC 3464 bounce) in; permanent failures block the address.
+         * @description For the mail server's bounce processor, not for users: authenticated with the shared secret
+         *     `KEIYAKU_PLUGIN_MAIL_BOUNCE_SECRET` as `Authorization: Bearer <secret>` (compared in constant time; without
+         *     a configured secret every call is 401). `report` is the raw bounce: the whole multipart/report message or
+         *     just its message/delivery-status part. Each recipient block whose `Status` is 5.x.x (Action `failed`)
+         *     blocks that address: every user whose e-mail it is gets no further mail until an administrator unblocks it
+         *     (`unblockUserEmail`); 4.x.x (delayed) blocks nothing. The mail delivery job blocks an address the same way
+         *     when the SMTP server refuses the recipient with a 5xx at RCPT. At most 10 refused secrets per caller IP in
+         *     15 minutes and 600 reports a minute (429 `TOO_MANY_REQUESTS`).
+         */
+        post: operations["ingestMailBounce"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1328,7 +1464,9 @@ export interface paths {
          *     (request values win per property); without a template `name` is required. Properties are flow-scope (10)
          *     custom properties of the owner organization; required ones must be given (422 `PROPERTY_VALUE_REQUIRED`). A
          *     partner may set only properties that are public to and editable by clients. `systemLinkId` is unique in the
-         *     owner organization (409 `SYSTEM_LINK_ID_TAKEN`). The flow starts `in_progress`.
+         *     owner organization (409 `SYSTEM_LINK_ID_TAKEN`). The flow starts `in_progress`, or `draft` with `draft: true`:
+         *     a draft is seen only by editors of the owner organization, its documents are drafts, its tasks stay waiting
+         *     and no mail goes out until sendBusinessFlow.
          */
         post: operations["createBusinessFlow"];
         delete?: never;
@@ -1424,7 +1562,12 @@ export interface paths {
         get: operations["getBusinessFlow"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Discard a draft business flow with its documents, tasks, fields and one-time invitations.
+         * @description Only drafts (409 `BUSINESS_FLOW_NOT_DRAFT`); needs edit rights in the workspace. A stale lockVersion is 409
+         *     `UPDATED_BY_ANOTHER_USER`. Recorded in the operation log as `business_flow.draft_discarded`.
+         */
+        delete: operations["discardBusinessFlowDraft"];
         options?: never;
         head?: never;
         /**
@@ -1502,6 +1645,36 @@ export interface paths {
          *     change and document upload is 409 `BUSINESS_FLOW_CANCELLED`.
          */
         post: operations["cancelBusinessFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/business-flows/{businessFlowId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a draft business flow; its documents go live, the first order's tasks become active and are mailed.
+         * @description Needs edit rights in the workspace (403 `WORKSPACE_EDIT_NOT_ALLOWED`). Not a draft is 409
+         *     `BUSINESS_FLOW_NOT_DRAFT`; a stale lockVersion 409 `UPDATED_BY_ANOTHER_USER`. No document is 422
+         *     `DRAFT_HAS_NO_DOCUMENTS`; a document without tasks 422 `DRAFT_DOCUMENT_WITHOUT_TASKS` (pointer
+         *     `/data/relationships/documents/{index}`, params documentId, name); a document whose malware scan is not clean
+         *     409 `DOCUMENT_BEING_SCANNED`, `DOCUMENT_MALICIOUS` or `DOCUMENT_SCAN_FAILED` (same pointer). A document taken
+         *     out of the draft with cancelDocument is left out. The task plan's rules (plan gating, assignees) are checked
+         *     again. Then the flow and its documents become `in_progress`, order 1 of each document is activated (task
+         *     mails), one-time invitations made while a draft are mailed (a guest who got a task mail gets only that one),
+         *     and the operation log records `business_flow.sent`.
+         */
+        post: operations["sendBusinessFlow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1871,6 +2044,28 @@ export interface paths {
          * @description 409 `DOCUMENT_BEING_SCANNED` while the version is being scanned, `DOCUMENT_MALICIOUS` or `DOCUMENT_SCAN_FAILED` after those verdicts. Every version stays downloadable by its number.
          */
         get: operations["downloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/completion-certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The completion certificate (合意締結証明書) of a completed document, as a PDF signed by the service.
+         * @description For every signature of the document's sign-record ledger: the signer, their organization (or ワンタイムユーザー with the address they proved), the signature type, the time in JST, how their identity was proved and our verifier's result for that signature in the final PDF; with the document, its flow, the SHA-256 of the final signed PDF and the overall verdict. Labels are Japanese with English beside them, for every caller. Noto Sans JP is embedded; the PDF is signed with the business-operator key (PAdES B-T). Named `{document name}_合意締結証明書.pdf` (RFC 5987). 404 without access to the document, 409 `DOCUMENT_NOT_COMPLETED` before it is completed.
+         */
+        get: operations["downloadCompletionCertificate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2506,6 +2701,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/email-confirmation/mail-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the caller's e-mail arrival with the mail token of a task mail's link.
+         * @description Task mails (task assigned, document remanded) to members and partner users link to the task with a
+         *     `mailToken`; the web sends it here when a page opens with one. The token is bound to the user and the address
+         *     it was mailed to and expires after 14 days. When it is the caller's and was mailed to their current address,
+         *     the arrival is confirmed (as the arrival-confirmation link does) and `byThisLink` is true. A token of another
+         *     user, for another address, altered or expired confirms nothing: 200 with `confirmed` as the caller's address
+         *     stood and `byThisLink` false.
+         */
+        post: operations["confirmEmailByMailLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-confirmations/confirm": {
         parameters: {
             query?: never;
@@ -2567,6 +2787,28 @@ export interface paths {
          * @description 404 unless the document is in the guest's flow and carries a task of theirs. 409 `DOCUMENT_BEING_SCANNED`, `DOCUMENT_MALICIOUS` or `DOCUMENT_SCAN_FAILED` as for members; 403 `ONE_TIME_TERMS_REQUIRED` before the terms.
          */
         get: operations["downloadOneTimeDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/onetime/documents/{documentId}/completion-certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The completion certificate (合意締結証明書) of a completed document carrying a task of the guest.
+         * @description The certificate of downloadCompletionCertificate. 404 unless the document is in the guest's flow and carries a task of theirs; 409 `DOCUMENT_NOT_COMPLETED` before it is completed; 403 `ONE_TIME_TERMS_REQUIRED` before the terms.
+         */
+        get: operations["downloadOneTimeCompletionCertificate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2716,7 +2958,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -2730,6 +2972,10 @@ export interface components {
                 messages?: {
                     ja: string;
                     en: string;
+                };
+                /** @description The values the messages were filled with (e.g. `PLAN_FEATURE_UNAVAILABLE`: `feature`, `plan` the lowest plan that has it, `currentPlan`). */
+                params?: {
+                    [key: string]: string | number;
                 };
             };
         };
@@ -2921,6 +3167,11 @@ export interface components {
         Locale: "ja" | "en";
         /** @enum {string} */
         Plan: "free" | "standard" | "professional";
+        /**
+         * @description A feature a plan or paid option switches on (core/access/plans.ts): templates (document and business-flow templates, standard and above), box and sso (the integrations' gates), advancedSignature and longTermSignature (the advanced and long-term signature types, professional), aiOcr (the paid option).
+         * @enum {string}
+         */
+        PlanFeature: "ipRestriction" | "customProperties" | "templates" | "box" | "sso" | "advancedSignature" | "longTermSignature" | "aiOcr";
         OrganizationAttributes: {
             /** @description Short code used in the organization's sign-in URL. */
             code: string;
@@ -2944,6 +3195,98 @@ export interface components {
                 };
             };
         };
+        InboxItem: {
+            businessFlow: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+            document: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            task: {
+                /** Format: uuid */
+                id: string;
+                type: components["schemas"]["TaskType"];
+            } | null;
+            /**
+             * Format: date-time
+             * @description Since when it waits (task activated, draft last edited, flow completed, document remanded).
+             */
+            since: string;
+            /** @description The other side (sender, assignee waited on, or who remanded), by name. */
+            counterparty: string | null;
+            /** @description remandedToMe: the reason given. */
+            reason?: string | null;
+            /** @description waitingForMe: the latest file is not scanned clean yet (the task cannot run yet). */
+            blockedByScan?: boolean;
+        };
+        InboxSection: {
+            count: number;
+            /** @description There are more than 1,000 (count says 1000). */
+            capped: boolean;
+            items: components["schemas"]["InboxItem"][];
+        };
+        InboxWarning: {
+            /** @enum {string} */
+            code: "E_CERTIFICATE_EXPIRING" | "E_CERTIFICATE_EXPIRED" | "EMAIL_NOT_CONFIRMED" | "DOCUMENTS_BLOCKED_BY_SCAN";
+            params: {
+                /** Format: date-time */
+                expiresAt?: string;
+                days?: number;
+                email?: string;
+                count?: number;
+                capped?: boolean;
+            };
+        };
+        InboxResponse: {
+            data: {
+                /** @constant */
+                type: "Inbox";
+                attributes: {
+                    waitingForMe: components["schemas"]["InboxSection"];
+                    waitingForOthers: components["schemas"]["InboxSection"];
+                    drafts: components["schemas"]["InboxSection"];
+                    completedRecently: components["schemas"]["InboxSection"];
+                    remandedToMe: components["schemas"]["InboxSection"];
+                    warnings: components["schemas"]["InboxWarning"][];
+                };
+            };
+        };
+        MeUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "User";
+                attributes: {
+                    lockVersion: components["schemas"]["LockVersion"];
+                    name?: components["schemas"]["UserName"];
+                    locale?: components["schemas"]["Locale"];
+                    /** @description A Japanese mobile number for SMS codes (422 `SMS_MOBILE_PHONE_INVALID`); null or '' clears it. */
+                    mobilePhone?: string | null;
+                };
+            };
+        };
+        Session: {
+            /** @constant */
+            type: "Session";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                userAgent: string | null;
+                ip: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                lastUsedAt: string;
+                /** @description The session of the calling token. */
+                current: boolean;
+            };
+        };
+        SessionList: {
+            data: components["schemas"]["Session"][];
+        };
         CurrentUserResponse: {
             data: {
                 /** @constant */
@@ -2956,6 +3299,8 @@ export interface components {
                     email: string;
                     /** @description The current address was confirmed by its mailed link (required before signing). */
                     emailConfirmed: boolean;
+                    /** @description Where SMS codes of two-factor sign tasks go (digits only), or null. */
+                    mobilePhone?: string | null;
                     locale: components["schemas"]["Locale"];
                     isOwner: boolean;
                     isAdmin: boolean;
@@ -2968,7 +3313,11 @@ export interface components {
                         code: string;
                         name: string;
                         plan: components["schemas"]["Plan"];
+                        /** @description The plan features the organization has (its plan and paid options): what the web shows, hides or disables with a reason. The same names gate the API (403 `PLAN_FEATURE_UNAVAILABLE` with params `feature`, `plan` (the lowest plan that has it) and `currentPlan`). */
+                        features?: components["schemas"]["PlanFeature"][];
                     };
+                    /** @description A digest of the user's permissions (admin flags, plan, groups, roles and their task permissions). Send it back as the `X-Permissions-Version` header on writes: when the permissions changed since, an operation that declares 409 answers 409 `PERMISSIONS_CHANGED` (reload the screen). */
+                    permissionsVersion?: string;
                     /** @description The user's groups, by name (what workspaces are shared with and tasks assigned to). */
                     groups: {
                         /** Format: uuid */
@@ -3297,6 +3646,33 @@ export interface components {
                 transport: "smtp" | "outbox";
                 /** Format: date-time */
                 deliveredAt: string;
+            };
+        };
+        MailBounceRequest: {
+            data: {
+                /** @constant */
+                type: "MailBounce";
+                attributes: {
+                    /** @description The raw bounce (RFC 3464). */
+                    report: string;
+                };
+            };
+        };
+        MailBounceResponse: {
+            data: {
+                /** @constant */
+                type: "MailBounce";
+                attributes: {
+                    recipients: {
+                        address: string;
+                        /** @description RFC 3463 status, e.g. 5.1.1. */
+                        status: string;
+                        action: string | null;
+                        permanent: boolean;
+                        /** @description A user with this address was blocked by this report. */
+                        blocked: boolean;
+                    }[];
+                };
             };
         };
         MailDeliveryList: {
@@ -3746,10 +4122,16 @@ export interface components {
             /** @description Whether the caller may change this value (clients only where allowed). */
             editable?: boolean;
         };
-        /** @enum {string} */
-        BusinessFlowStatus: "in_progress" | "complete" | "incomplete" | "cancelled";
-        /** @enum {string} */
-        DocumentStatus: "in_progress" | "completed" | "remanded" | "cancelled";
+        /**
+         * @description draft (not sent yet; seen only by the owner organization's editors), then in_progress and so on.
+         * @enum {string}
+         */
+        BusinessFlowStatus: "draft" | "in_progress" | "complete" | "incomplete" | "cancelled";
+        /**
+         * @description draft (in a draft business flow; its tasks stay waiting until the flow is sent).
+         * @enum {string}
+         */
+        DocumentStatus: "draft" | "in_progress" | "completed" | "remanded" | "cancelled";
         /**
          * @description The kind of document, as the Electronic Book Preservation Act sorts transaction records.
          * @enum {string}
@@ -3773,8 +4155,8 @@ export interface components {
             /** Format: uuid */
             organizationId?: string;
             corporateNumber?: string;
-            /** @default true */
-            isPublic: boolean;
+            /** @description Sees every business flow of the workspace, not only those it has tasks in. Default true for an own group, false for a partner organization. */
+            isPublic?: boolean;
             /** @default false */
             isEditable: boolean;
         };
@@ -3889,8 +4271,8 @@ export interface components {
                     /** Format: uuid */
                     organizationId?: string;
                     corporateNumber?: string;
-                    /** @default true */
-                    isPublic: boolean;
+                    /** @description Sees every business flow of the workspace, not only those it has tasks in. Default true for an own group, false for a partner organization. */
+                    isPublic?: boolean;
                     /** @default false */
                     isEditable: boolean;
                 };
@@ -3976,7 +4358,10 @@ export interface components {
                     email: string;
                     /** @description The language of the mail (default the inviter's). */
                     locale?: components["schemas"]["Locale"];
-                    /** @default true */
+                    /**
+                     * @description The partner sees every business flow of the workspace, not only those it has tasks in.
+                     * @default false
+                     */
                     isPublic: boolean;
                     /** @default false */
                     isEditable: boolean;
@@ -4105,6 +4490,11 @@ export interface components {
                     autoComplete: boolean;
                     /** Format: uuid */
                     businessFlowTemplateId?: string;
+                    /**
+                     * @description Create a draft (nothing goes live and no mail is sent until sendBusinessFlow).
+                     * @default false
+                     */
+                    draft: boolean;
                     properties?: components["schemas"]["PropertyValueInput"][];
                 };
             };
@@ -4527,6 +4917,10 @@ export interface components {
             /** Format: date-time */
             completedAt: string | null;
             executableByMe: boolean;
+            /** @description The sender's boxes for this task's signer (sign tasks; empty otherwise). */
+            fields?: components["schemas"]["TaskField"][];
+            /** @description Whether the signer may place their own boxes. */
+            allowSignerPlacements?: boolean;
             lockVersion?: components["schemas"]["LockVersion"];
         };
         DocumentSummary: {
@@ -4657,6 +5051,39 @@ export interface components {
             signatureType?: components["schemas"]["SignatureTypeCode"] | null;
             /** @description A code before signing, for the business-operator types (operator, handwritten, seal-image, long-term); other types ask for a PIN or nothing (422 VALIDATION_FAILED). Defaults to none. */
             twoFactor?: components["schemas"]["TwoFactorChannel"];
+            /** @description Sign tasks only (422 VALIDATION_FAILED on others): boxes the signer fills. Each is checked against the document's PDF (422 SIGNING_PAGE_NOT_FOUND, SIGNING_POSITION_OUT_OF_RANGE). Replaced with the plan. */
+            fields?: components["schemas"]["TaskFieldInput"][];
+            /**
+             * @description Sign tasks only. false lets the signer place nothing but the fields.
+             * @default true
+             */
+            allowSignerPlacements: boolean;
+        };
+        /**
+         * @description A box the sender placed for the signer: signature (filled by a seal or a handwritten signature), seal, handwritten, or text.
+         * @enum {string}
+         */
+        TaskFieldKind: "signature" | "seal" | "handwritten" | "text";
+        TaskFieldInput: {
+            kind: components["schemas"]["TaskFieldKind"];
+            /** @description 1-based page number (422 SIGNING_PAGE_NOT_FOUND beyond). */
+            page: number;
+            rect: components["schemas"]["SigningRect"];
+            /**
+             * @description The signer must fill it before signing.
+             * @default true
+             */
+            required: boolean;
+            label?: string | null;
+        };
+        TaskField: {
+            /** Format: uuid */
+            id: string;
+            kind: components["schemas"]["TaskFieldKind"];
+            page: number;
+            rect: components["schemas"]["SigningRect"];
+            required: boolean;
+            label: string | null;
         };
         DocumentTasksReplaceRequest: {
             data: {
@@ -4762,6 +5189,10 @@ export interface components {
                 /** @description Sign tasks only. */
                 signatureType: components["schemas"]["SignatureTypeCode"] | null;
                 twoFactor: components["schemas"]["TwoFactorChannel"];
+                /** @description The sender's boxes for this task's signer (sign tasks; empty otherwise). */
+                fields: components["schemas"]["TaskField"][];
+                /** @description Whether the signer may place their own boxes. */
+                allowSignerPlacements: boolean;
                 lockVersion: components["schemas"]["LockVersion"];
                 /** Format: date-time */
                 createdAt: string;
@@ -5017,12 +5448,18 @@ export interface components {
             x2: number;
             y2: number;
         };
+        /** @description With fieldId the placement fills one of the task's fields and takes its page and rect (page and rect may be omitted); kind must fit the field (signature takes seal or handwritten, 422 SIGNING_FIELD_KIND_MISMATCH); a field of another task is 422 SIGNING_FIELD_NOT_FOUND. Without fieldId page and rect are required, and the task must allow signer placements (422 SIGNING_OWN_PLACEMENT_NOT_ALLOWED). Every required field must be filled (422 SIGNING_FIELD_REQUIRED). */
         SigningPlacement: {
             /** @enum {string} */
             kind: "seal" | "handwritten" | "text";
+            /**
+             * Format: uuid
+             * @description One of the task's fields this placement fills.
+             */
+            fieldId?: string;
             /** @description 1-based page number. */
-            page: number;
-            rect: components["schemas"]["SigningRect"];
+            page?: number;
+            rect?: components["schemas"]["SigningRect"];
             /**
              * Format: uuid
              * @description kind seal: one of the caller's seal images.
@@ -5387,6 +5824,18 @@ export interface components {
             file: string;
             name?: string;
         };
+        EmailConfirmationResponse: {
+            data: {
+                /** @constant */
+                type: "EmailConfirmation";
+                attributes: {
+                    /** @description The caller's current address is confirmed. */
+                    confirmed: boolean;
+                    /** @description This request confirmed it. */
+                    byThisLink: boolean;
+                };
+            };
+        };
         EmailConfirmRequest: {
             data: {
                 /** @constant */
@@ -5412,6 +5861,10 @@ export interface components {
              * @enum {string|null}
              */
             requiredPlacement: "seal" | "handwritten" | null;
+            /** @description The sender's boxes for the guest to fill (sign tasks; empty otherwise). */
+            fields: components["schemas"]["TaskField"][];
+            /** @description Whether the guest may place their own boxes. */
+            allowSignerPlacements: boolean;
             lockVersion: components["schemas"]["LockVersion"];
             /** @description The guest may run it now. */
             runnable: boolean;
@@ -5484,7 +5937,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), or another conflict named by the code. */
+        /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), the caller's permissions changed since the screen read them (`PERMISSIONS_CHANGED`: the request sent an `X-Permissions-Version` other than the current one; reload), a concurrent create took the same unique value (`REGISTERED_BY_ANOTHER_USER`), or another conflict named by the code. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -5941,6 +6394,61 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MeUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed user, as `getCurrentUser` answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentUserResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     changeMyPassword: {
         parameters: {
             query?: never;
@@ -5968,6 +6476,75 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    signOutOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    signOutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6429,6 +7006,37 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    ingestMailBounce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MailBounceRequest"];
+            };
+        };
+        responses: {
+            /** @description The recipients the report names, and which addresses were blocked now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailBounceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -6844,6 +7452,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
@@ -7126,6 +7735,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
@@ -7413,6 +8023,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
@@ -8220,7 +8831,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Comma-separated statuses (in_progress, complete, incomplete, cancelled). */
+                /** @description Comma-separated statuses (draft, in_progress, complete, incomplete, cancelled). Drafts are listed only when asked for (and only the caller's editable ones). */
                 "filter[status]"?: string;
                 "filter[workspaceId]"?: string;
                 "filter[createdFrom]"?: string;
@@ -8339,6 +8950,35 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    discardBusinessFlowDraft: {
+        parameters: {
+            query: {
+                /** @description The flow's lockVersion as read. */
+                lockVersion: components["schemas"]["LockVersion"];
+            };
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Discarded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
         };
@@ -8464,6 +9104,41 @@ export interface operations {
         };
         responses: {
             /** @description The cancelled business flow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessFlowResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    sendBusinessFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                businessFlowId: components["parameters"]["BusinessFlowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BusinessFlowLockRequest"];
+            };
+        };
+        responses: {
+            /** @description The sent business flow, now in progress. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9141,6 +9816,39 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    downloadCompletionCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…"; filename*=UTF-8''…_%E5%90%88…pdf (RFC 5987) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
         };
     };
     cancelDocument: {
@@ -10287,6 +10995,38 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    confirmEmailByMailLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether the caller's current address is confirmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailConfirmationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     confirmEmail: {
         parameters: {
             query?: never;
@@ -10371,6 +11111,39 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    downloadOneTimeCompletionCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…"; filename*=UTF-8''… (RFC 5987) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
         };
     };
     approveOneTimeTask: {

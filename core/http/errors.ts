@@ -165,6 +165,16 @@ export const ERROR_CATALOGUE = {
     ja: '他のユーザーが更新しました。再読み込みしてください。',
     en: 'Updated by another user. Please reload.',
   },
+  REGISTERED_BY_ANOTHER_USER: {
+    status: 409,
+    ja: '他のユーザーが登録しました。',
+    en: 'Registered by another user.',
+  },
+  PERMISSIONS_CHANGED: {
+    status: 409,
+    ja: '他のユーザーによって権限が更新されました。再読み込みしてください。',
+    en: 'Permissions have been updated by another user. Please reload.',
+  },
   REQUEST_TOO_LARGE: { status: 413, ja: 'リクエストが大きすぎます。', en: 'The request is too large.' },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
@@ -193,7 +203,7 @@ export const ERROR_CATALOGUE = {
   },
   IP_RESTRICTION_EXCLUDES_OWN_IP: {
     status: 422,
-    ja: '操作中のIPアドレス({ip})を含めてください。自身のIPアドレスは削除できません。',
+    ja: '操作中のIPアドレス（{ip}）を含めてください。自身のIPアドレスは削除できません。',
     en: 'Include the IP address you are using ({ip}); your own address cannot be removed.',
   },
   IP_RESTRICTION_LIMIT: {
@@ -208,12 +218,12 @@ export const ERROR_CATALOGUE = {
   },
   PLAN_GROUP_LIMIT_EXCEEDED: {
     status: 422,
-    ja: 'このプランで利用できるグループは{max}件までです(現在{count}件)。グループを減らしてから変更してください。',
+    ja: 'このプランで利用できるグループは{max}件までです（現在{count}件）。グループを減らしてから変更してください。',
     en: 'This plan allows at most {max} groups and the organization has {count}. Remove groups before changing.',
   },
   PASSWORD_POLICY_BELOW_BASELINE: {
     status: 422,
-    ja: 'パスワードポリシーは、最低基準(半角8文字以上・英小文字と数字を含む・ユーザーIDを含まない)より緩くできません。',
+    ja: 'パスワードポリシーは、最低基準（半角8文字以上・英小文字と数字を含む・ユーザーIDを含まない）より緩くできません。',
     en: 'The password policy cannot be looser than the baseline (8 half-width characters with a lowercase letter and a digit, without the user ID).',
   },
   BATCH_CSV_EMPTY: {
@@ -233,7 +243,7 @@ export const ERROR_CATALOGUE = {
   },
   BATCH_CSV_HEADER_INVALID: {
     status: 422,
-    ja: 'CSVファイルの見出し行が正しくありません({column})。',
+    ja: 'CSVファイルの見出し行が正しくありません（{column}）。',
     en: 'The header row of the CSV file is invalid ({column}).',
   },
   BATCH_CSV_TOO_MANY_ROWS: {
@@ -248,7 +258,7 @@ export const ERROR_CATALOGUE = {
   },
   BATCH_ROW_FIELD_COUNT: {
     status: 422,
-    ja: 'この行の項目数({actual})が見出し行の項目数({expected})と一致しません。',
+    ja: 'この行の項目数（{actual}）が見出し行の項目数（{expected}）と一致しません。',
     en: 'This row has {actual} fields; the header has {expected}.',
   },
   BATCH_OPERATION_INVALID: {
@@ -283,7 +293,7 @@ export const ERROR_CATALOGUE = {
   },
   CSV_EXPORT_LIMIT_EXCEEDED: {
     status: 422,
-    ja: 'CSV出力は{max}件までです(該当{total}件)。検索条件で絞り込んでください。',
+    ja: 'CSV出力は{max}件までです（該当{total}件）。検索条件で絞り込んでください。',
     en: 'CSV export is limited to {max} items ({total} match). Narrow the search.',
   },
   MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN: {
@@ -320,6 +330,11 @@ export const ERROR_CATALOGUE = {
     status: 422,
     ja: '携帯電話番号はハイフンなしの数字10桁または11桁で入力してください。',
     en: 'Enter the mobile phone number as 10 or 11 digits without hyphens.',
+  },
+  SMS_MOBILE_PHONE_INVALID: {
+    status: 422,
+    ja: '携帯電話番号は060、070、080、090で始まる11桁の番号で入力してください。',
+    en: 'Enter a mobile number of 11 digits starting 060, 070, 080 or 090.',
   },
   REFERENCE_NOT_FOUND: {
     status: 422,
@@ -463,7 +478,7 @@ export const ERROR_CATALOGUE = {
   },
   PROPERTY_VALUE_DATE_BEFORE_TOMORROW: {
     status: 422,
-    ja: '明日以降の日付({date}以降)を入力してください。',
+    ja: '明日以降の日付（{date}以降）を入力してください。',
     en: 'Enter a date from tomorrow ({date}) onwards.',
   },
   PROPERTY_VALUE_NOT_AN_OPTION: {
@@ -651,9 +666,24 @@ export const ERROR_CATALOGUE = {
     ja: '現在の状態からこの状態へは変更できません。',
     en: 'The business flow cannot move from its current status to this one.',
   },
+  BUSINESS_FLOW_NOT_DRAFT: {
+    status: 409,
+    ja: 'この業務フローは下書きではないため、送信・破棄できません。',
+    en: 'This business flow is not a draft, so it cannot be sent or discarded.',
+  },
+  DRAFT_HAS_NO_DOCUMENTS: {
+    status: 422,
+    ja: '書類を1つ以上追加してから送信してください。',
+    en: 'Add at least one document before sending.',
+  },
+  DRAFT_DOCUMENT_WITHOUT_TASKS: {
+    status: 422,
+    ja: '宛先が設定されていない書類があります。書類ごとに宛先を1つ以上設定してください。',
+    en: 'A document has no recipients. Set at least one recipient for each document.',
+  },
   SEARCH_RANGE_INVALID: {
     status: 422,
-    ja: '検索範囲の指定が正しくありません(開始が終了より後になっています)。',
+    ja: '検索範囲の指定が正しくありません（開始が終了より後になっています）。',
     en: 'The search range is invalid (its start is after its end).',
   },
   SEARCH_PROPERTY_INVALID: {
@@ -680,6 +710,11 @@ export const ERROR_CATALOGUE = {
     status: 409,
     ja: 'この書類は進行中ではないため、この操作はできません。',
     en: 'This document is not in progress, so this cannot be done.',
+  },
+  DOCUMENT_NOT_COMPLETED: {
+    status: 409,
+    ja: 'この書類はまだ完了していないため、合意締結証明書を発行できません。',
+    en: 'This document is not completed yet, so no certificate of completion can be issued.',
   },
   DOCUMENT_RENAME_OWNER_ONLY: {
     status: 403,
@@ -708,7 +743,7 @@ export const ERROR_CATALOGUE = {
   },
   FILE_TOO_LARGE: {
     status: 413,
-    ja: 'ファイルサイズが上限({maxMb}MB)を超えています。',
+    ja: 'ファイルサイズが上限（{maxMb}MB）を超えています。',
     en: 'The file is larger than the limit ({maxMb} MB).',
   },
   FILE_NAME_TOO_LONG: {
@@ -718,7 +753,7 @@ export const ERROR_CATALOGUE = {
   },
   FILE_TYPE_NOT_ALLOWED: {
     status: 422,
-    ja: 'ここでアップロードできないファイル形式です({allowed})。',
+    ja: 'ここでアップロードできないファイル形式です（{allowed}）。',
     en: 'This file type cannot be uploaded here ({allowed}).',
   },
   FILE_EXECUTABLE: {
@@ -920,6 +955,26 @@ export const ERROR_CATALOGUE = {
     status: 422,
     ja: 'この署名方法では、印影または手書きサインの位置を指定してください。',
     en: 'This signature type needs a seal or handwritten placement.',
+  },
+  SIGNING_FIELD_REQUIRED: {
+    status: 422,
+    ja: '入力が必要な欄が残っています。すべての必須の欄を入力してください。',
+    en: 'A required field is not filled in. Fill in every required field.',
+  },
+  SIGNING_OWN_PLACEMENT_NOT_ALLOWED: {
+    status: 422,
+    ja: 'この書類では、送信者が指定した欄にのみ入力できます。',
+    en: 'On this document you can fill in only the fields the sender placed.',
+  },
+  SIGNING_FIELD_KIND_MISMATCH: {
+    status: 422,
+    ja: 'この欄には、指定された種類（印影・手書きサイン・文字）で入力してください。',
+    en: 'Fill in this field with the kind it asks for (seal, handwritten signature or text).',
+  },
+  SIGNING_FIELD_NOT_FOUND: {
+    status: 422,
+    ja: '指定された欄はこのタスクにありません。',
+    en: 'The field does not belong to this task.',
   },
   SIGNING_TEXT_TOO_LONG: {
     status: 422,
@@ -1168,7 +1223,7 @@ export interface JsonApiError {
   detail: string;
   traceId: string;
   source?: { pointer: string };
-  meta?: { messages: Record<Locale, string> };
+  meta?: { messages: Record<Locale, string>; params?: Record<string, string | number> };
 }
 
 /** Renders an AppError as the body of the response: one entry per field, or one for the whole request. */
@@ -1182,7 +1237,8 @@ export function toJsonApiErrors(error: AppError, locale: Locale, traceId: string
       detail: detail ?? error.detail ?? messages[locale],
       traceId,
       ...(pointer ? { source: { pointer } } : {}),
-      meta: { messages },
+      // The values the messages were filled with, for clients that word their own text (e.g. a plan feature's name).
+      meta: Object.keys(params).length > 0 ? { messages, params } : { messages },
     };
     return body;
   };

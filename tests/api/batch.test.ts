@@ -420,6 +420,8 @@ describe('groups CSV', () => {
     await createGroup(app, admin.token, '旧名');
     await createGroup(app, admin.token, '消す部');
     const defaultGroup = await knex()('groups').where({ id: admin.defaultGroupId }).first('name');
+    // Sign-up's first workspace uses the first group (GROUP_IN_USE); without it the rule under test answers.
+    await knex()('workspace_participants').where({ group_id: admin.defaultGroupId }).delete();
     const result = await importCsv(
       admin.token,
       'groups',

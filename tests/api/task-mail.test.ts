@@ -40,16 +40,17 @@ describe('mail on each task step', () => {
   it('sends task-assigned to the assignees of each order as it becomes active, in their language', async () => {
     const w = await seedTaskWorld(app);
     await app.service.deps.knex('users').where({ id: w.userB.id }).update({ locale: 'en' });
-    const { approve } = await approveThenRead(w);
-    const assigned = await waitForMail(app, to(w.userA1.email, /売買契約書 のタスク（承認）/));
-    expect(assigned.text).toContain(`/business-flows/${w.flowId}`);
+    const { documentId, approve } = await approveThenRead(w);
+    const assigned = await waitForMail(app, to(w.userA1.email, /書類「売買契約書」のタスク（承認）/));
+    // The link opens the document at the assignee's task, with the token that confirms the mail arrived.
+    expect(assigned.text).toContain(`/organizations/documents/${documentId}?task=${approve}&mailToken=`);
     expect(assigned.text).toContain('Deals with B');
-    await waitForMail(app, to(w.ownerA.email, /売買契約書 のタスク（承認）/));
+    await waitForMail(app, to(w.ownerA.email, /書類「売買契約書」のタスク（承認）/));
     expect(await mailsTo(w.userB.email, /task/i)).toHaveLength(0);
     await step(app, w.userA1.token, 'approveTask', approve);
     const partner = await waitForMail(app, to(w.userB.email, /A task \(read\) is waiting for you: 売買契約書/));
     expect(partner.text).toContain('Dear ');
-    await waitForMail(app, to(w.ownerB.email, /売買契約書 のタスク（閲覧）/));
+    await waitForMail(app, to(w.ownerB.email, /書類「売買契約書」のタスク（閲覧）/));
     expect(await mailsTo(w.userA2.email, /タスク/)).toHaveLength(0);
   });
 
@@ -66,10 +67,10 @@ describe('mail on each task step', () => {
       toOrder: 1,
     });
     expect(remand.status).toBe(200);
-    const mail = await waitForMail(app, to(w.userA1.email, /発注書 が差し戻されました/));
+    const mail = await waitForMail(app, to(w.userA1.email, /書類「発注書」が差し戻されました/));
     expect(mail.text).toContain('単価を見直してください');
     expect(mail.text).toContain('順番1');
-    await waitForMail(app, to(w.ownerA.email, /発注書 が差し戻されました/));
+    await waitForMail(app, to(w.ownerA.email, /書類「発注書」が差し戻されました/));
     expect(await mailsTo(w.userA2.email, /差し戻されました/)).toHaveLength(0);
   });
 
@@ -77,10 +78,10 @@ describe('mail on each task step', () => {
     const w = await seedTaskWorld(app);
     const { approve } = await approveThenRead(w, '請求書');
     await step(app, w.userA1.token, 'cancelTask', approve, { reason: '重複して作成したため' });
-    const partner = await waitForMail(app, to(w.userB.email, /請求書 が取り消されました/));
+    const partner = await waitForMail(app, to(w.userB.email, /書類「請求書」が取り消されました/));
     expect(partner.text).toContain('重複して作成したため');
-    await waitForMail(app, to(w.ownerB.email, /請求書 が取り消されました/));
-    await waitForMail(app, to(w.userA1.email, /請求書 が取り消されました/));
+    await waitForMail(app, to(w.ownerB.email, /書類「請求書」が取り消されました/));
+    await waitForMail(app, to(w.userA1.email, /書類「請求書」が取り消されました/));
   });
 
   it('sends business-flow-completed to every party of both organizations when the flow auto-completes', async () => {

@@ -136,7 +136,7 @@ describe('document templates', () => {
   });
 
   it('lets another organization use the same template name and ID for system link', async () => {
-    const other = await adminSession(app);
+    const other = await adminSession(app, { plan: 'standard' });
     await createDocumentTemplate(admin.token, { name: '共通名', systemLinkId: 'SHARED-LINK' });
     const theirs = await createDocumentTemplate(other.token, { name: '共通名', systemLinkId: 'SHARED-LINK' });
     expect(theirs.attributes.name).toBe('共通名');
@@ -192,7 +192,7 @@ describe('document templates', () => {
   });
 
   it('rejects a group or role of another organization in a task (422 REFERENCE_NOT_FOUND)', async () => {
-    const other = await adminSession(app);
+    const other = await adminSession(app, { plan: 'standard' });
     const theirRole = await createRole(other.token, { ...NO_TASKS, approve: { execute: true, view: true } });
     const response = await app.api.call('createDocumentTemplate', {
       token: admin.token,
@@ -278,7 +278,7 @@ describe('document templates', () => {
   });
 
   it('searches, sorts and pages document templates', async () => {
-    const other = await adminSession(app);
+    const other = await adminSession(app, { plan: 'standard' });
     for (const name of ['Gamma', 'Alpha', 'Beta']) await createDocumentTemplate(other.token, { name });
     await createDocumentTemplate(other.token, { name: 'Delta', systemLinkId: 'find-me' });
     const list = (query: Record<string, string | number>) =>
@@ -346,7 +346,7 @@ describe('business flow templates', () => {
   });
 
   it('rejects a document template of another organization (422 REFERENCE_NOT_FOUND)', async () => {
-    const other = await adminSession(app);
+    const other = await adminSession(app, { plan: 'standard' });
     const theirs = await createDocumentTemplate(other.token, { name: unique('doc') });
     const response = await app.api.call('createBusinessFlowTemplate', {
       token: admin.token,

@@ -140,6 +140,13 @@ const FOREIGN_CALLS: Record<
     params: { businessFlowId: foreign.documentFlowId! },
     body: lockOnly('BusinessFlow'),
   }),
+  sendBusinessFlow: () => ({ params: { businessFlowId: foreign.draftFlowId! }, body: lockOnly('BusinessFlow') }),
+  discardBusinessFlowDraft: () => ({
+    params: { businessFlowId: foreign.draftFlowId! },
+    query: { lockVersion: 0 },
+  }),
+  downloadCompletionCertificate: () => ({ params: { documentId: foreign.documentId! } }),
+  signOutSession: () => ({ params: { sessionId: foreign.sessionId! } }),
   cancelBusinessFlow: () => ({
     params: { businessFlowId: foreign.documentFlowId! },
     body: { data: { type: 'BusinessFlow', attributes: { lockVersion: 0, comment: '乗っ取り' } } },
@@ -399,6 +406,16 @@ beforeAll(async () => {
   });
   expect(agent.status).toBe(201);
   foreign.agentId = agent.body.data.id;
+  const draft = await app.api.call('createBusinessFlow', {
+    token: b.token,
+    params: { workspaceId: foreign.flowWorkspaceId },
+    body: { data: { type: 'BusinessFlow', attributes: { name: 'B社の下書き', draft: true } } },
+  });
+  expect(draft.status).toBe(201);
+  foreign.draftFlowId = draft.body.data.id;
+  const sessions = await app.api.call('listMySessions', { token: b.token });
+  expect(sessions.status).toBe(200);
+  foreign.sessionId = sessions.body.data[0].id;
   markers.push('B社の角印');
   const user = await app.api.call('getUser', { token: b.token, params: { userId: foreign.userId } });
   markers.push(

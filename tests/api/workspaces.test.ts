@@ -330,7 +330,8 @@ describe('changing workspaces', () => {
     expect(added.status).toBe(201);
     expect(added.body.data.attributes.lockVersion).toBe(1);
     const partner = added.body.data.attributes.participants.find((p: any) => p.attributes.kind === 'organization');
-    expect(partner.attributes).toMatchObject({ organizationId: b.organizationId, isPublic: true, isEditable: false });
+    // A partner is not public unless asked: it sees only the flows it has tasks in.
+    expect(partner.attributes).toMatchObject({ organizationId: b.organizationId, isPublic: false, isEditable: false });
     const stale = await app.api.call('updateWorkspaceParticipant', {
       token: a.token,
       params: { workspaceId: workspace.id, participantId: partner.id },
@@ -340,13 +341,13 @@ describe('changing workspaces', () => {
     const flagged = await app.api.call('updateWorkspaceParticipant', {
       token: a.token,
       params: { workspaceId: workspace.id, participantId: partner.id },
-      body: participantBody({ lockVersion: 1, isEditable: true, isPublic: false }),
+      body: participantBody({ lockVersion: 1, isEditable: true, isPublic: true }),
     });
     expect(flagged.status).toBe(200);
     expect(flagged.body.data.attributes.lockVersion).toBe(2);
     expect((await lastLog(app, 'workspace.participant_updated', workspace.id)).details).toMatchObject({
-      before: { isEditable: false, isPublic: true },
-      after: { isEditable: true, isPublic: false },
+      before: { isEditable: false, isPublic: false },
+      after: { isEditable: true, isPublic: true },
     });
     const removed = await app.api.call('removeWorkspaceParticipant', {
       token: a.token,

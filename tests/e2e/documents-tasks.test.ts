@@ -104,11 +104,11 @@ describe('document screens', () => {
     await openDocument(page, uploaded.id, '発注書');
 
     const first = taskRow(page, 1);
-    await first.getByLabel(ja.editor.assignee, exact).selectOption({ label: `グループ: ${groupName}` });
+    await first.getByLabel(ja.editor.assignee, exact).selectOption({ label: `グループ：${groupName}` });
     await page.getByRole('button', { name: ja.editor.add, exact: true }).click();
     const second = taskRow(page, 2);
     await second.getByLabel(ja.editor.order, exact).fill('1');
-    await second.getByLabel(ja.editor.assignee, exact).selectOption({ label: 'グループ: ' + groupName });
+    await second.getByLabel(ja.editor.assignee, exact).selectOption({ label: 'グループ：' + groupName });
     await page.getByRole('button', { name: ja.editor.save, exact: true }).click();
     await second.getByText(errors.TASK_ORDER_ONE_NOT_UNIQUE!, exact).waitFor();
     expect(await second.getByLabel(ja.editor.order, exact).getAttribute('aria-invalid')).toBe('true');
@@ -116,7 +116,7 @@ describe('document screens', () => {
 
     await second.getByLabel(ja.editor.order, exact).fill('2');
     await second.getByLabel(ja.editor.type, exact).selectOption({ label: ja.taskTypes.read });
-    await second.getByLabel(ja.editor.assignee, exact).selectOption({ label: '取引先: 株式会社取引先' });
+    await second.getByLabel(ja.editor.assignee, exact).selectOption({ label: '取引先：株式会社取引先' });
     await page.getByRole('button', { name: ja.editor.save, exact: true }).click();
     await toast(page, ja.editor.saved).waitFor();
 
@@ -170,7 +170,7 @@ describe('document screens', () => {
     await dialog.getByLabel(ja.actions.remandReason, exact).fill('金額に誤りがあります');
     await dialog.getByRole('button', { name: ja.actions.remand, exact: true }).click();
     await toast(page, ja.actions.remanded).waitFor();
-    await page.getByText('理由: 金額に誤りがあります', exact).waitFor();
+    await page.getByText('理由：金額に誤りがあります', exact).waitFor();
 
     const detail = await app.api.call('getDocument', { token, params: { documentId: uploaded.id } });
     expect(detail.body.data.attributes.currentOrder).toBe(2);

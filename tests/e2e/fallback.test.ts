@@ -28,7 +28,7 @@ async function expectLogo(page: Page) {
 }
 
 describe('not-found page', () => {
-  it('shows the logo, "404 | Not Found" and the Japanese heading for an unknown path, English after a switch', async () => {
+  it('shows the logo, the 404 status and the Japanese heading for an unknown path, English after a switch', async () => {
     const page = await browser.open({ app });
     const response = await page.goto('/no-such-page/anywhere');
     // The service answers every page route with the workbench; the workbench decides it is not found.

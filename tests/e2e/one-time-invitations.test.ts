@@ -265,7 +265,7 @@ describe('a one-time user in the task editor', () => {
     const row = (n: number) => page.getByRole('group', { name: `${n}行目`, exact: true });
     await row(1)
       .getByLabel(docsJa.editor.assignee, exact)
-      .selectOption({ label: `グループ: ${groupName}` });
+      .selectOption({ label: `グループ：${groupName}` });
     await page.getByRole('button', { name: docsJa.editor.add, exact: true }).click();
     const guestOption = fill(docsJa.editor.guestOption, { name: '山田 花子', email: 'hanako@example.com' });
     await row(2).getByLabel(docsJa.editor.type, exact).selectOption({ label: docsJa.taskTypes.sign });

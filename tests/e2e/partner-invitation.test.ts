@@ -108,7 +108,8 @@ it('a partner without a corporate number joins by link and approves its task on 
     .knex('workspace_participants')
     .where({ workspace_id: workspace.id, partner_organization_id: partnerOrg.id })
     .first();
-  expect(participant).toMatchObject({ kind: 'organization', is_public: true, is_editable: false });
+  // Not public: the partner sees only flows with a task of theirs.
+  expect(participant).toMatchObject({ kind: 'organization', is_public: false, is_editable: false });
 
   // The owner plans a flow: the partner approves first, then the owner's group.
   const flow = await createFlow(app, token, workspace.id, { name: 'デザイン業務委託' });

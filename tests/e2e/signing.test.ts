@@ -161,7 +161,7 @@ describe('signing', () => {
       // A seal, dragged towards the lower left of the page.
       await page.getByLabel(ja.placements.sealSelect, exact).selectOption({ label: '山田の印' });
       await page.getByRole('button', { name: ja.placements.addSeal, exact: true }).click();
-      const seal = sheet.getByRole('group', { name: '印影(1ページ目)', exact: true });
+      const seal = sheet.getByRole('group', { name: '印影（1ページ目）', exact: true });
       await seal.waitFor();
       const sheetBox = async () => {
         const [box, page_] = [(await seal.boundingBox())!, (await sheet.boundingBox())!];
@@ -191,7 +191,7 @@ describe('signing', () => {
       }
       await page.mouse.up();
       await dialog.getByRole('button', { name: ja.handwriting.place, exact: true }).click();
-      const handwritten = sheet.getByRole('group', { name: '手書きサイン(1ページ目)', exact: true });
+      const handwritten = sheet.getByRole('group', { name: '手書きサイン（1ページ目）', exact: true });
       await handwritten.waitFor();
       await drag(page, handwritten, 60, -200);
       await screenshot(page, 'signing-placements');

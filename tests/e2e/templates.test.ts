@@ -12,6 +12,7 @@ async function openScreen() {
   const { org, token, page } = await browser.openAsOwner({
     app,
     overrides: { organizationName: 'テンプレ画面株式会社' },
+    plan: 'standard', // templates are a standard-plan feature
     path: '/organizations/templates',
     heading: ja.title,
   });
@@ -27,7 +28,7 @@ describe('template screens', () => {
     await page.getByLabel(ja.fields.systemLinkId, exact).fill('SALES');
     await page.getByLabel(ja.fields.documentType, exact).selectOption({ label: ja.documentTypes.invoice });
     await page.getByRole('button', { name: ja.tasks.add, exact: true }).click();
-    const row1 = (field: string) => `${field} (1行目)`;
+    const row1 = (field: string) => `${field}（1行目）`;
     await page.getByLabel(row1(ja.tasks.type), exact).selectOption({ label: ja.taskTypes.approve });
     await page.getByLabel(row1(ja.tasks.group), exact).selectOption({ label: 'テンプレ画面株式会社' });
     await page.getByLabel(row1(ja.tasks.templateId), exact).fill('APPROVE-1');
@@ -46,8 +47,8 @@ describe('template screens', () => {
     await page.getByRole('button', { name: ja.list.createFlow, exact: true }).click();
     await page.getByLabel(ja.fields.name, exact).fill('取引一式');
     await page.getByRole('button', { name: ja.documents.add, exact: true }).click();
-    await page.getByLabel(`${ja.documents.template} (1行目)`, exact).selectOption({ label: '売買契約書' });
-    await page.getByLabel(`${ja.documents.templateId} (1行目)`, exact).fill('CONTRACT');
+    await page.getByLabel(`${ja.documents.template}（1行目）`, exact).selectOption({ label: '売買契約書' });
+    await page.getByLabel(`${ja.documents.templateId}（1行目）`, exact).fill('CONTRACT');
     await page.getByRole('button', { name: ja.form.create, exact: true }).click();
     await page.getByRole('cell', { name: '取引一式', exact: true }).waitFor({ timeout: UI_TIMEOUT });
     await screenshot(page, 'templates-flow-created');

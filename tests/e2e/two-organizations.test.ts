@@ -3,6 +3,7 @@ import flowsJa from '../../web/src/features/business-flows/i18n/ja.json' with { 
 import ja from '../../web/src/features/documents/i18n/ja.json' with { type: 'json' };
 import tasksJa from '../../web/src/features/tasks/i18n/ja.json' with { type: 'json' };
 import workspacesJa from '../../web/src/features/workspaces/i18n/ja.json' with { type: 'json' };
+import sendWizardJa from '../../web/src/features/send-wizard/i18n/ja.json' with { type: 'json' };
 import { firstGroupId } from '../helpers/accounts.ts';
 import {
   exact,
@@ -52,6 +53,8 @@ it('two organizations complete a flow: A approves, B reads, the flow auto-comple
 
   // A creates a business flow in it and uploads a PDF, previewed before upload.
   await page.getByRole('link', { name: workspacesJa.flows.create, exact: true }).click();
+  // The link opens the send wizard; this test takes its link to the full creation form.
+  await page.getByRole('link', { name: sendWizardJa.documents.detailsLink, exact: true }).click();
   await heading(page, flowsJa.new.title);
   await page.getByLabel(flowsJa.fields.name, exact).fill('2026年度 売買契約');
   await page.getByRole('button', { name: flowsJa.new.submit, exact: true }).click();
@@ -74,11 +77,11 @@ it('two organizations complete a flow: A approves, B reads, the flow auto-comple
   // A plans an approve task for its own group and a read task for B.
   const first = page.getByRole('group', { name: '1行目', exact: true });
   await first.getByLabel(ja.editor.type, exact).selectOption({ label: ja.taskTypes.approve });
-  await first.getByLabel(ja.editor.assignee, exact).selectOption({ label: `グループ: ${group.name as string}` });
+  await first.getByLabel(ja.editor.assignee, exact).selectOption({ label: `グループ：${group.name as string}` });
   await page.getByRole('button', { name: ja.editor.add, exact: true }).click();
   const second = page.getByRole('group', { name: '2行目', exact: true });
   await second.getByLabel(ja.editor.type, exact).selectOption({ label: ja.taskTypes.read });
-  await second.getByLabel(ja.editor.assignee, exact).selectOption({ label: '取引先: 株式会社取引先' });
+  await second.getByLabel(ja.editor.assignee, exact).selectOption({ label: '取引先：株式会社取引先' });
   await page.getByRole('button', { name: ja.editor.save, exact: true }).click();
   await toast(page, ja.editor.saved).waitFor();
 

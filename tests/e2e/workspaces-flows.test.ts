@@ -79,7 +79,11 @@ describe('workspace screens', () => {
       .getByRole('link', { name: common.nav.workspaces })
       .click();
     await heading(page, wsJa.title);
-    await page.getByText(wsJa.list.empty, exact).waitFor();
+    // Sign-up made the organization's first workspace, so a new organization can send at once.
+    await page
+      .getByText(/の契約$/)
+      .first()
+      .waitFor();
 
     await page.getByRole('button', { name: wsJa.list.create, exact: true }).click();
     await page.getByRole('button', { name: wsJa.form.create, exact: true }).click();
@@ -97,21 +101,25 @@ describe('workspace screens', () => {
     await page.getByText(wsJa.addPartner.invalid, exact).waitFor();
     await field(page, wsJa.addPartner.corporateNumber).fill(PARTNER_NUMBER);
     await page.getByRole('button', { name: wsJa.addPartner.find, exact: true }).click();
-    await page.getByText(`見つかった組織: 株式会社取引先(法人番号 ${PARTNER_NUMBER})`, exact).waitFor();
+    await page.getByText(`見つかった組織：株式会社取引先（法人番号 ${PARTNER_NUMBER}）`, exact).waitFor();
     await page.getByRole('button', { name: wsJa.addPartner.confirm, exact: true }).click();
     await toast(page, '取引先「株式会社取引先」を追加しました。').waitFor();
     const table = page.getByRole('region', { name: wsJa.participants.tableLabel });
     await table.getByRole('cell', { name: `株式会社取引先 (${PARTNER_NUMBER})`, exact: true }).waitFor();
 
     const list = await app.api.call('listWorkspaces', { token });
-    expect(list.body.data).toHaveLength(1);
-    const detail = await app.api.call('getWorkspace', { token, params: { workspaceId: list.body.data[0].id } });
+    // The sign-up's first workspace and the one made here.
+    expect(list.body.data).toHaveLength(2);
+    const created = list.body.data.find(
+      (w: { attributes: { name: string } }) => w.attributes.name === '2026年度 売買契約',
+    );
+    const detail = await app.api.call('getWorkspace', { token, params: { workspaceId: created.id } });
     expect(detail.body.data.attributes.systemLinkId).toBe('WS-2026');
     const partners = detail.body.data.attributes.participants.filter(
       (p: { attributes: { kind: string } }) => p.attributes.kind === 'organization',
     );
     expect(partners).toMatchObject([
-      { attributes: { organizationId: partner.organizationId, isPublic: true, isEditable: false } },
+      { attributes: { organizationId: partner.organizationId, isPublic: false, isEditable: false } },
     ]);
     expect(org.organizationId).not.toBe(partner.organizationId);
     await screenshot(page, 'workspace-detail-with-partner');
@@ -142,7 +150,7 @@ describe('business flow screens', () => {
     const workspaceId = await createWorkspace(token, org.organizationId, '売買ワークスペース');
     const amountId = await createAmountProperty(token);
 
-    await page.goto(`/organizations/business-flows/new?workspaceId=${workspaceId}`);
+    await page.goto(`/organizations/business-flows/new/details?workspaceId=${workspaceId}`);
     await heading(page, flowsJa.new.title);
     expect(await field(page, flowsJa.fields.workspace).inputValue()).toBe(workspaceId);
     await field(page, flowsJa.fields.name).fill('A社 売買契約');
@@ -158,8 +166,8 @@ describe('business flow screens', () => {
     await heading(page, flowsJa.title);
     await field(page, flowsJa.search.addProperty).selectOption({ label: '取引金額' });
     await page.getByRole('button', { name: flowsJa.search.add, exact: true }).click();
-    await field(page, '取引金額(から)').fill('1,000,000');
-    await field(page, '取引金額(まで)').fill('2000000');
+    await field(page, '取引金額（から）').fill('1,000,000');
+    await field(page, '取引金額（まで）').fill('2000000');
     await page.getByRole('button', { name: flowsJa.search.submit, exact: true }).click();
     const link = page.getByRole('link', { name: 'A社 売買契約', exact: true });
     await link.waitFor();
@@ -167,8 +175,8 @@ describe('business flow screens', () => {
     const found = new URL(page.url());
     expect(found.searchParams.get('props')).toContain(amountId);
 
-    await field(page, '取引金額(から)').fill('2000001');
-    await field(page, '取引金額(まで)').fill('');
+    await field(page, '取引金額（から）').fill('2000001');
+    await field(page, '取引金額（まで）').fill('');
     await page.getByRole('button', { name: flowsJa.search.submit, exact: true }).click();
     await page.getByText(DATA_LIST_TEXTS.ja.emptySearch, exact).waitFor();
     expect(await link.count()).toBe(0);
@@ -176,7 +184,7 @@ describe('business flow screens', () => {
     // The search is a link: opening the first URL again finds the flow again, with the conditions in the form.
     await page.goto(`${found.pathname}${found.search}`);
     await link.waitFor();
-    expect(await field(page, '取引金額(から)').inputValue()).toBe('1000000');
+    expect(await field(page, '取引金額（から）').inputValue()).toBe('1000000');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -210,7 +218,7 @@ describe('business flow screens', () => {
     });
     expect(template.status, JSON.stringify(template.body)).toBe(201);
 
-    await page.goto('/organizations/business-flows/new');
+    await page.goto('/organizations/business-flows/new/details');
     await heading(page, flowsJa.new.title);
     await field(page, flowsJa.fields.workspace).selectOption({ label: 'テンプレート用' });
     await field(page, flowsJa.fields.source).selectOption({ label: flowsJa.sources.template });
@@ -248,7 +256,7 @@ describe('business flow screens', () => {
     await heading(page, flowsJa.title);
     await page.getByText('1001件中 1〜20件目（1 / 51ページ）', exact).waitFor();
     await page.getByRole('button', { name: flowsJa.list.export, exact: true }).click();
-    await page.getByText('CSV出力は1000件までです(該当1001件)。検索条件で絞り込んでください。', exact).waitFor();
+    await page.getByText('CSV出力は1000件までです（該当1001件）。検索条件で絞り込んでください。', exact).waitFor();
   });
 
   it('refuses a range whose from is after its to in the browser', async () => {
@@ -258,8 +266,8 @@ describe('business flow screens', () => {
     await heading(page, flowsJa.title);
     await field(page, flowsJa.search.addProperty).selectOption({ label: '取引金額' });
     await page.getByRole('button', { name: flowsJa.search.add, exact: true }).click();
-    await field(page, '取引金額(から)').fill('500');
-    await field(page, '取引金額(まで)').fill('100');
+    await field(page, '取引金額（から）').fill('500');
+    await field(page, '取引金額（まで）').fill('100');
     await page.getByRole('button', { name: flowsJa.search.submit, exact: true }).click();
     await page.getByText(TEXTS.ja.errors.SEARCH_RANGE_INVALID, exact).waitFor();
     expect(new URL(page.url()).searchParams.get('props')).toBeNull();
@@ -297,7 +305,7 @@ describe('business flow screens', () => {
     await dialog.getByLabel(flowsJa.fields.cancelComment, exact).fill('契約条件の見直しのため');
     await dialog.getByRole('button', { name: flowsJa.detail.cancel, exact: true }).click();
     await page.getByText(flowsJa.detail.cancelledNotice, exact).waitFor();
-    await page.getByText('取消の理由: 契約条件の見直しのため', exact).waitFor();
+    await page.getByText('取り消しの理由：契約条件の見直しのため', exact).waitFor();
     expect(await page.getByRole('button', { name: flowsJa.form.save, exact: true }).count()).toBe(0);
     expect(await page.getByRole('link', { name: flowsJa.documents.upload, exact: true }).count()).toBe(0);
     const stored = await app.api.call('getBusinessFlow', { token, params: { businessFlowId: flowId } });

@@ -3,6 +3,7 @@
  * partner) with a user in each group, documents uploaded through the API and marked scanned, and short calls for the task operations. The malware-scan plugin is off so that a test decides
  * every scan verdict itself.
  */
+import type { Plan } from '../../core/http/context.ts';
 import { BUILT_IN_PLUGINS } from '../../core/service.ts';
 import { signedInOwner, userIn } from './accounts.ts';
 import { startApp, type TestApp } from './app.ts';
@@ -31,9 +32,10 @@ export async function insertRole(app: TestApp, organizationId: string, executes:
  * Organization A (owner, admin token) with groups G1 and G2 taking part in a workspace (G1 editable), one user
  * in each; organization B as a partner (public, not editable) with its owner and one more user; one flow.
  */
-export async function seedTaskWorld(app: TestApp, options: { mailNotification?: boolean } = {}) {
+export async function seedTaskWorld(app: TestApp, options: { mailNotification?: boolean; plan?: Plan } = {}) {
   const { knex } = app.service.deps;
-  const ownerA = await signedInOwner(app, { organizationName: '株式会社A' });
+  // Professional by default: the world exercises every signature type; plan gating has tests of its own.
+  const ownerA = await signedInOwner(app, { organizationName: '株式会社A', plan: options.plan ?? 'professional' });
   const g1 = await createGroup(app, ownerA.token, `承認G1-${Math.random()}`);
   const g2 = await createGroup(app, ownerA.token, `閲覧G2-${Math.random()}`);
   await knex('group_members').insert([

@@ -7,7 +7,6 @@ import {
   lazyRouteComponent,
   Outlet,
   parseSearchWith,
-  redirect,
   type RouteComponent,
   stringifySearchWith,
 } from '@tanstack/react-router';
@@ -23,6 +22,7 @@ import {
 } from './features/auth/search.ts';
 import { validateFlowSearchParams, validateNewFlowSearch } from './features/business-flows/search-params.ts';
 import { validateOneTimeAuthSearch } from './features/one-time/search.ts';
+import { validateWizardSearch } from './features/send-wizard/search.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
 import { validateJoinSearch } from './features/partners/search.ts';
 import { currentUserQueryOptions } from './session/current-user.ts';
@@ -122,12 +122,11 @@ const settings = createRoute({
 const settingsSection = <const P extends SettingsSectionPath>(path: P, component: RouteComponent) =>
   createRoute({ getParentRoute: () => settings, path, component, errorComponent: routeError });
 
+// The first section the user may use: administrators land on the users list, others on a section of their own.
 const settingsIndex = createRoute({
   getParentRoute: () => settings,
   path: '/',
-  beforeLoad: () => {
-    throw redirect({ to: '/organizations/settings/users' });
-  },
+  component: lazyRouteComponent(() => import('./components/settings-layout.tsx'), 'SettingsIndex'),
 });
 
 /** The screen of each settings section, one lazy line each; a section not listed yet shows its frame. */
@@ -267,9 +266,21 @@ const routeTree = rootRoute.addChildren([
       errorComponent: routeError,
       validateSearch: validateFlowSearchParams,
     }),
+    // The send wizard (書類 → 宛先 → 署名欄 → 確認 → 送信); `?draft=` reopens a draft.
     createRoute({
       getParentRoute: () => guarded,
       path: '/organizations/business-flows/new',
+      component: lazyRouteComponent(
+        () => import('./features/send-wizard/pages/send-wizard-page.tsx'),
+        'SendWizardPage',
+      ),
+      errorComponent: routeError,
+      validateSearch: validateWizardSearch,
+    }),
+    // The full creation form (custom properties, system link ID, comment), linked from the wizard's first step.
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/organizations/business-flows/new/details',
       component: lazyRouteComponent(
         () => import('./features/business-flows/pages/business-flow-new-page.tsx'),
         'BusinessFlowNewPage',
@@ -337,7 +348,8 @@ const routeTree = rootRoute.addChildren([
     // @anchor routes:signing (signing screen and verification report insert their routes above this line)
     // The seal image, e-certificate and agent screens are settings sections (SECTION_SCREENS above).
     // @anchor routes:e-certificates (certificate, agent and seal image screens insert their routes above this line)
-    guardedRoute('/organizations/$', () => <FramePage frame="organizations" />),
+    // An unknown /organizations/... path is not a screen still to come: it is not found.
+    guardedRoute('/organizations/$', () => <NotFoundPage />),
     createRoute({
       getParentRoute: () => guarded,
       path: '/outer-business-flows/$outerBusinessFlowId',
@@ -354,6 +366,13 @@ const routeTree = rootRoute.addChildren([
       path: '/business-flows/$businessFlowId',
       // The flow screen with other features' panels (one-time user invitations): composed in web/src/routes.
       component: lazyRouteComponent(() => import('./routes/business-flow-detail.tsx'), 'BusinessFlowDetailRoute'),
+      errorComponent: routeError,
+    }),
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/account',
+      // Every user's own account: name, language, mobile number, password, seal images, signed-in devices.
+      component: lazyRouteComponent(() => import('./features/account/pages/account-page.tsx'), 'AccountPage'),
       errorComponent: routeError,
     }),
     guardedRoute('/error-403', () => <ForbiddenPage />),

@@ -25,7 +25,7 @@ export interface FlowRow {
   workspace_id: string;
   system_link_id: string | null;
   name: string;
-  status: 'in_progress' | 'complete' | 'incomplete' | 'cancelled';
+  status: 'draft' | 'in_progress' | 'complete' | 'incomplete' | 'cancelled';
   comment: string | null;
   auto_complete: boolean;
   business_flow_template_id: string | null;

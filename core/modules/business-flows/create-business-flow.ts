@@ -16,6 +16,8 @@ export interface FlowCreateInput {
   autoComplete?: boolean;
   businessFlowTemplateId?: string;
   properties?: PropertyValueInput[];
+  /** A draft: seen only by the owner organization's editors, nothing live until sendBusinessFlow. */
+  draft?: boolean;
 }
 
 /** The unique constraints of business_flows and what each means. */
@@ -127,6 +129,9 @@ export async function createBusinessFlow(
 ): Promise<{ id: string }> {
   const access = await workspaceAccess(trx, principal, workspaceId);
   assertCanEdit(access);
+  // Drafts are the owner organization's own (partners never see one), so only its editors start one.
+  if (input.draft && !access.isOwnerOrganization)
+    throw new AppError('FORBIDDEN', { pointer: '/data/attributes/draft' });
   const organizationId = access.ownerOrganizationId;
   const template = await templateOf(trx, access, input.businessFlowTemplateId);
   const name = input.name ?? template?.name;
@@ -148,6 +153,7 @@ export async function createBusinessFlow(
           comment: input.comment !== undefined ? input.comment : (template?.comment ?? null),
           auto_complete: input.autoComplete ?? template?.auto_complete ?? true,
           business_flow_template_id: template?.id ?? null,
+          status: input.draft ? 'draft' : 'in_progress',
           created_by: principal.userId,
           created_at: now,
           updated_at: now,
@@ -175,6 +181,7 @@ export async function createBusinessFlow(
       systemLinkId: input.systemLinkId ?? null,
       workspaceId,
       businessFlowTemplateId: template?.id ?? null,
+      draft: Boolean(input.draft),
       properties: changed.map((c) => ({ name: c.name, value: c.after })),
     },
   );

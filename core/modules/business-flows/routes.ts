@@ -6,6 +6,7 @@ import { pageOf } from '../../http/pagination.ts';
 import { flowAccess } from '../workspaces/access.ts';
 import { cancelFlow, completeByHand, markIncomplete } from './change-status.ts';
 import { createBusinessFlow } from './create-business-flow.ts';
+import { discardDraft, sendDraft } from './drafts.ts';
 import { exportFlowsCsv } from './export-business-flows.ts';
 import { flowBody, flowResources, type FlowListRow } from './model.ts';
 import { bodyPointer, FLOW_SORTABLE, type FlowFilter, flowSearchScope, queryPointer } from './search.ts';
@@ -78,6 +79,18 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
   api.operation('cancelBusinessFlow', async ({ principal, params, body, req }) => {
     await knex.transaction((trx) => cancelFlow(deps, trx, principal, req, params.businessFlowId, body.data.attributes));
     return detail(principal, params.businessFlowId);
+  });
+
+  api.operation('sendBusinessFlow', async ({ principal, params, body, req }) => {
+    await knex.transaction((trx) =>
+      sendDraft(deps, trx, principal, req, params.businessFlowId, body.data.attributes.lockVersion),
+    );
+    return detail(principal, params.businessFlowId);
+  });
+
+  api.operation('discardBusinessFlowDraft', async ({ principal, params, query, req }) => {
+    await knex.transaction((trx) => discardDraft(deps, trx, principal, req, params.businessFlowId, query.lockVersion));
+    return { status: 204 };
   });
 
   api.operation('listBusinessFlows', async ({ principal, query }) => {

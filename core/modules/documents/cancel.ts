@@ -1,7 +1,8 @@
 /*
  * Cancelling a document (cancelDocument): a reason is required, the data and every version are kept, its open
  * tasks are cancelled and cannot be resumed. The flow is locked first (the order every flow step uses), and may
- * auto-complete now that this document no longer counts. Every party of the flow gets the cancel mail.
+ * auto-complete now that this document no longer counts. Every party of the flow gets the cancel mail. In a draft flow
+ * this is how a document is taken out of the draft: no mail, and sending leaves it out.
  */
 import type { Knex } from 'knex';
 import { assertLockVersion, lockedRow } from '../../db/lock.ts';
@@ -30,7 +31,7 @@ export async function cancelDocument(
   const key = { id: documentId, organization_id: access.ownerOrganizationId };
   const document = await lockedRow<DocumentRow>(trx, 'documents', key);
   assertLockVersion(document, input.lockVersion);
-  if (!['in_progress', 'remanded'].includes(document.status)) throw new AppError('DOCUMENT_NOT_IN_PROGRESS');
+  if (!['draft', 'in_progress', 'remanded'].includes(document.status)) throw new AppError('DOCUMENT_NOT_IN_PROGRESS');
   const now = deps.clock.now();
   await trx('documents')
     .where(key)
@@ -51,6 +52,8 @@ export async function cancelDocument(
     before: document.status,
     cancelledTasks,
   });
+  // Taking a document out of a draft mails nobody: nothing was sent yet (sendBusinessFlow skips it).
+  if (flow.status === 'draft') return;
   await notifyFlowParties(deps, trx, {
     businessFlowId: flow.id,
     kind: 'document-cancelled',

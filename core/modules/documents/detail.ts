@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
 import { cleanFileName } from '../../http/file-name.ts';
 import type { DocumentVersionRow } from '../../files/scan.ts';
-import { taskResource, taskRowsWithNames } from '../tasks/resources.ts';
+import { taskFieldsOf, taskResource, taskRowsWithNames } from '../tasks/resources.ts';
 import { documentAccess, type WorkspaceAccess } from '../workspaces/access.ts';
 import type { DocumentRow } from './model.ts';
 import { readDocumentProperties } from './properties.ts';
@@ -69,8 +69,12 @@ async function documentEvents(db: Knex, documentId: string) {
 /** The document's tasks as the tasks module shows them (the same `executableByMe` rule as "my tasks"). */
 async function documentTasks(db: Knex, principal: Principal, documentId: string, scanClean: boolean) {
   const rows = (await taskRowsWithNames(db, principal).where('t.document_id', documentId)) as Record<string, any>[];
+  const fields = await taskFieldsOf(
+    db,
+    rows.map((r) => r.id as string),
+  );
   return rows.map((row) => {
-    const { id, attributes } = taskResource(row, scanClean);
+    const { id, attributes } = taskResource(row, scanClean, fields.get(row.id) ?? []);
     return { id, ...attributes };
   });
 }

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import type { GuestPrincipal, Principal, RequestContext } from '../../http/context.ts';
 
-export type DocumentStatus = 'in_progress' | 'completed' | 'remanded' | 'cancelled';
+export type DocumentStatus = 'draft' | 'in_progress' | 'completed' | 'remanded' | 'cancelled';
 
 export const DOCUMENT_TYPES = [
   'contract',

@@ -15,7 +15,7 @@ import { flowAcceptingDocuments, insertVersion } from './upload.ts';
 
 /** Throws DOCUMENT_REUPLOAD_NOT_ALLOWED unless the document may take a new version now. */
 export async function assertReuploadAllowed(db: Knex, document: DocumentRow): Promise<void> {
-  if (document.status === 'remanded') return;
+  if (document.status === 'remanded' || document.status === 'draft') return;
   if (document.status === 'in_progress') {
     const latest = await latestVersion(db, document.id);
     if (latest.scan_status === 'malicious' || latest.scan_status === 'failed') return;

@@ -10,6 +10,7 @@ import { UPLOAD_LIMITS } from '../../files/upload-limits.ts';
 import { AppError } from '../../http/errors.ts';
 import { assertCanEdit, documentAccess, flowAccess } from '../workspaces/access.ts';
 import { cancelDocument } from './cancel.ts';
+import { completionCertificate } from './completion-certificate.ts';
 import { documentBody } from './detail.ts';
 import { documentFile } from './download.ts';
 import { listFlowDocuments } from './list.ts';
@@ -52,6 +53,15 @@ export function documentRoutes(api: ApiRouter, deps: CoreDeps): void {
     const { stream, headers } = await documentFile(knex, deps.files, principal, params.documentId, query.version);
     return { body: stream, headers };
   });
+
+  api.operation(
+    'downloadCompletionCertificate',
+    { rateLimit: [perUser('verificationsPerUser')] },
+    async ({ principal, params }) => {
+      const { body, headers } = await completionCertificate(deps, principal, params.documentId);
+      return { body, headers };
+    },
+  );
 
   api.operation('updateDocument', async ({ principal, params, body, req }) => {
     const actor = documentActorOf(principal, req);

@@ -54,7 +54,7 @@ function patchOf(document: DocumentRow, input: DocumentUpdateInput, isOwnerOrgan
   ] as const) {
     if (!isOwnerOrganization && patch[column] !== undefined) throw new AppError('FORBIDDEN', { pointer: at(field) });
   }
-  if (Object.keys(patch).length > 0 && !['in_progress', 'remanded'].includes(document.status)) {
+  if (Object.keys(patch).length > 0 && !['draft', 'in_progress', 'remanded'].includes(document.status)) {
     throw new AppError('DOCUMENT_NOT_IN_PROGRESS');
   }
   if (patch.name === '') throw new AppError('VALIDATION_FAILED', { pointer: at('name') });

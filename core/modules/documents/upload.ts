@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import { DOCUMENT_SCAN_JOB, type DocumentScanJob } from '../../files/scan.ts';
 import { AppError } from '../../http/errors.ts';
+import { logFlowChange } from '../business-flows/complete.ts';
 import { writePropertyValues } from '../properties/values.ts';
 import { recordUsage } from '../usage/counters.ts';
 import { uniquely } from '../users/validation.ts';
@@ -27,7 +28,30 @@ export async function flowAcceptingDocuments(trx: Knex.Transaction, flowId: stri
   const flow = await trx('business_flows').where({ id: flowId }).forShare().first();
   if (!flow) throw new AppError('NOT_FOUND');
   if (flow.status === 'cancelled') throw new AppError('BUSINESS_FLOW_CANCELLED');
-  return flow as { id: string; organization_id: string; workspace_id: string; name: string };
+  return flow as { id: string; organization_id: string; workspace_id: string; name: string; status: string };
+}
+
+/**
+ * A document uploaded into a completed flow reopens it: a flow shown 完了 must not hold a live document. The flow
+ * goes back to in progress (completedAt cleared; it completes again as usual) and the operation log says why.
+ */
+async function reopenCompletedFlow(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  actor: DocumentActor,
+  flow: { id: string; organization_id: string; status: string },
+  documentId: string,
+  now: Date,
+) {
+  if (flow.status !== 'complete') return;
+  await trx('business_flows')
+    .where({ id: flow.id })
+    .update({ status: 'in_progress', completed_at: null, updated_at: now, lock_version: trx.raw('lock_version + 1') });
+  await logFlowChange(deps, trx, actor, flow, 'business_flow.reopened', {
+    before: 'complete',
+    reason: 'document_uploaded',
+    documentId,
+  });
 }
 
 /** Inserts a new version of a document (scan pending) and queues its malware scan in the same transaction. */
@@ -65,7 +89,7 @@ export async function insertVersion(
 /** Inserts the documents row; a systemLinkId already used in the organization is 422 SYSTEM_LINK_ID_TAKEN. */
 async function insertDocument(
   trx: Knex.Transaction,
-  flow: { id: string; organization_id: string },
+  flow: { id: string; organization_id: string; status: string },
   actor: DocumentActor,
   input: DocumentUploadInput,
   template: TemplateDefaults | null,
@@ -80,7 +104,8 @@ async function insertDocument(
           system_link_id: input.systemLinkId,
           name: input.name,
           document_type: input.documentType ?? template?.documentType ?? 'contract',
-          status: 'in_progress',
+          // A draft flow's documents are drafts: their tasks stay waiting until the flow is sent.
+          status: flow.status === 'draft' ? 'draft' : 'in_progress',
           document_template_id: template?.id ?? null,
           created_by: actor.userId,
           created_at: now,
@@ -129,6 +154,7 @@ export async function createDocument(
     ? await applyDocumentTemplate.load(trx, flow.organization_id, input.documentTemplateId)
     : null;
   const document = await insertDocument(trx, flow, actor, input, template, now);
+  await reopenCompletedFlow(deps, trx, actor, flow, document.id, now);
   const version = await insertVersion(deps, trx, document, actor, stored, now);
   const { changed } = await writeInitialProperties(trx, document, input, template, now);
   if (template) await applyDocumentTemplate.tasks(deps, trx, { document, access: target.access, template, actor });

@@ -62,6 +62,8 @@ export async function resolveCredential(
     .join('business_flows as f', 'f.id', 'i.business_flow_id')
     .join('organizations as o', 'o.id', 'f.organization_id')
     .where(column, hash)
+    // A draft's invitation is not sent yet: its link leads nowhere until the flow is sent.
+    .whereNot('f.status', 'draft')
     .first<CredentialInvitation | undefined>(
       'i.id',
       'i.organization_id',

@@ -24,6 +24,7 @@ import {
   removeAgent,
 } from './e-certificates.ts';
 import { confirmEmail, requestEmailConfirmation } from './email-confirmation.ts';
+import { confirmEmailByMailLink } from './mail-link.ts';
 import { createSealImage, deleteSealImage, SEAL_IMAGE_MAXIMUM, sealImageResource } from './seal-images.ts';
 import { longTermReport, renewDue } from './long-term.ts';
 import { signTask } from './sign-task.ts';
@@ -174,5 +175,18 @@ export function signingRoutes(api: ApiRouter, deps: CoreDeps): void {
   api.operation('confirmEmail', confirmationLinkLimits, async ({ body, req }) => {
     await knex.transaction((trx) => confirmEmail(deps, trx, req, body.data.attributes.token));
     return { status: 204 };
+  });
+
+  // A task mail's link opened by the signed-in user: confirms their arrival when it was mailed to their address.
+  api.operation('confirmEmailByMailLink', confirmationLinkLimits, async ({ principal, body, req }) => {
+    const result = await confirmEmailByMailLink(deps, principal, req, body.data.attributes.token);
+    return {
+      body: {
+        data: {
+          type: 'EmailConfirmation' as const,
+          attributes: { confirmed: result.confirmed, byThisLink: result.byThisLink },
+        },
+      },
+    };
   });
 }

@@ -12,7 +12,7 @@ import { assertRunnable, type LockedStep, lockStep } from '../tasks/step.ts';
 import { checkSigningCode } from './codes.ts';
 import { assertAgentOf, openECertificate, recordRevocationCheck } from './e-certificates.ts';
 import { emailConfirmed } from './email-confirmation.ts';
-import type { PlacementInput } from './placements.ts';
+import { type PlacementInput, type ResolvedPlacement, resolvePlacements } from './placements.ts';
 
 export interface SignTaskInput {
   lockVersion?: number;
@@ -79,6 +79,8 @@ export interface Prepared {
   signer: Signer;
   /** The document's latest version when the checks passed: what the first signature is made on. */
   version: DocumentVersionRow;
+  /** The placements with the sender's fields resolved to their pages and rectangles. */
+  placements: ResolvedPlacement[];
   /** The e-certificate the type signs with (types with a PIN), opened after its status and PIN were checked. */
   eCertificate: { id: string; certificate: NonNullable<SignatureRequest['eCertificate']> } | null;
 }
@@ -108,7 +110,8 @@ export async function prepare(
     const version = await latestVersion(trx, step.document.id);
     assertScanAllowsUse(version);
     const signer = await signerOf(trx, caller, actor.req?.ip ?? null);
-    assertRequiredPlacement(type, input.placements ?? []);
+    const placements = await resolvePlacements(trx, step.task, input.placements ?? []);
+    assertRequiredPlacement(type, placements);
     const principal = type.signsOnBehalf || type.requiresPin ? certificateHolder(caller) : null;
     if (principal && type.signsOnBehalf) {
       if (!input.onBehalfOfUserId) {
@@ -122,7 +125,7 @@ export async function prepare(
       if ('refusal' in opened) return opened;
       eCertificate = opened;
     }
-    const prepared: Prepared = { type, codeId: null, signer, version, eCertificate };
+    const prepared: Prepared = { type, codeId: null, signer, version, placements, eCertificate };
     if (!needsCode(step, type)) return prepared;
     const code = await checkSigningCode(deps, trx, caller, step.task.id, input.code);
     return 'refusal' in code ? code : { ...prepared, codeId: code.codeId };

@@ -47,7 +47,7 @@ async function signVersion(
   version: DocumentVersionRow,
 ): Promise<Signed> {
   const pdf = new Uint8Array(await deps.files.read(version.sha256));
-  const placements = input.placements ?? [];
+  const { placements } = prepared;
   const signedAt = deps.clock.now();
   const request: SignatureRequest = {
     documentId: version.document_id,

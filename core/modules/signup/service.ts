@@ -34,9 +34,16 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   return e.code === '23505' && (e.constraint === constraint || Boolean(e.message?.includes(constraint)));
 }
 
+/** The default workspace's name, in the signup's language: 「{組織名}の契約」 / "{organization} contracts". */
+export function defaultWorkspaceName(organizationName: string, locale: Locale): string {
+  return locale === 'en' ? `${organizationName} contracts` : `${organizationName}の契約`;
+}
+
 /**
  * Creates an organization on the free plan with its owner administrator, after the terms in force were agreed.
- * Every field problem is reported at once; nothing is written unless everything is valid.
+ * Every field problem is reported at once; nothing is written unless everything is valid. The organization starts
+ * with a group named after it (the owner its member and group admin) and a workspace in which that group takes part
+ * (public and editable), so the owner can send a first document at once.
  */
 export async function signUp(deps: CoreDeps, input: SignUpInput, req: RequestContext) {
   const { knex, clock, oplog } = deps;
@@ -93,7 +100,26 @@ export async function signUp(deps: CoreDeps, input: SignUpInput, req: RequestCon
         .returning('id');
       await trx('password_history').insert({ user_id: owner.id, password_hash: passwordHash, created_at: now });
       // Every user belongs to a group: the first is named after the organization, the owner its group admin.
-      await createDefaultGroup(trx, organization.id, input.organizationName, owner.id);
+      const group = await createDefaultGroup(trx, organization.id, input.organizationName, owner.id);
+      const workspaceName = defaultWorkspaceName(input.organizationName, input.locale ?? req.locale);
+      const [workspace] = await trx('workspaces')
+        .insert({
+          organization_id: organization.id,
+          name: workspaceName,
+          mail_notification: true,
+          created_by: owner.id,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id');
+      await trx('workspace_participants').insert({
+        organization_id: organization.id,
+        workspace_id: workspace.id,
+        kind: 'group',
+        group_id: group.id,
+        is_public: true,
+        is_editable: true,
+      });
       await trx('term_acceptances').insert({ user_id: owner.id, term_id: terms.id, accepted_at: now });
       await oplog.append(trx, req, {
         action: 'organization.signed_up',
@@ -101,7 +127,13 @@ export async function signUp(deps: CoreDeps, input: SignUpInput, req: RequestCon
         actorUserId: owner.id,
         targetType: 'organization',
         targetId: organization.id,
-        details: { loginId: input.loginId, plan: organization.plan, termsVersion: terms.version },
+        details: {
+          loginId: input.loginId,
+          plan: organization.plan,
+          termsVersion: terms.version,
+          defaultGroupId: group.id,
+          defaultWorkspace: { id: workspace.id, name: workspaceName },
+        },
       });
       return { organization, ownerId: owner.id as string };
     });

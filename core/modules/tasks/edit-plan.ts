@@ -13,7 +13,7 @@ import { lockFlow } from '../business-flows/complete.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
 import { assertCanEdit, documentAccess, type WorkspaceAccess } from '../workspaces/access.ts';
 import { logTaskStep, type TaskRow } from './model.ts';
-import { replaceDocumentTasks, resolvePlan, type TaskInput } from './plan.ts';
+import { type PageSize, replaceDocumentTasks, resolvePlan, type TaskInput } from './plan.ts';
 import { assertMayChangeRules } from './rule-changes.ts';
 import { checkTaskPlan } from './rules.ts';
 
@@ -26,7 +26,9 @@ async function lockForEdit(trx: Knex.Transaction, principal: Principal, document
   if (flow.status === 'cancelled') throw new AppError('BUSINESS_FLOW_CANCELLED');
   const key = { id: documentId, organization_id: access.ownerOrganizationId };
   const document = await lockedRow<DocumentRow>(trx, 'documents', key);
-  if (!['in_progress', 'remanded'].includes(document.status)) throw new AppError('DOCUMENT_NOT_IN_PROGRESS');
+  if (!['draft', 'in_progress', 'remanded'].includes(document.status)) {
+    throw new AppError('DOCUMENT_NOT_IN_PROGRESS');
+  }
   return { access, document };
 }
 
@@ -36,18 +38,25 @@ export async function replaceTasks(
   principal: Principal,
   actor: DocumentActor,
   documentId: string,
-  input: { lockVersion: number; tasks: TaskInput[] },
+  input: { lockVersion: number; tasks: TaskInput[]; pageSizes?: PageSize[] },
 ): Promise<void> {
   const { access, document } = await lockForEdit(trx, principal, documentId);
   assertLockVersion(document, input.lockVersion);
   const done = await trx('tasks').where({ document_id: documentId, status: 'completed' }).first('id');
   if (done) throw new AppError('TASKS_LOCKED');
-  // A new plan starts from its first order, also after a remand to the start.
-  const restarted = { ...document, status: 'in_progress' as const };
-  await replaceDocumentTasks(deps, trx, { document: restarted, access, tasks: input.tasks, actor });
+  // A new plan starts from its first order, also after a remand to the start; a draft's stays waiting until sent.
+  const status = document.status === 'draft' ? ('draft' as const) : ('in_progress' as const);
+  const restarted = { ...document, status };
+  await replaceDocumentTasks(deps, trx, {
+    document: restarted,
+    access,
+    tasks: input.tasks,
+    actor,
+    pageSizes: input.pageSizes,
+  });
   await trx('documents')
     .where({ id: documentId })
-    .update({ status: 'in_progress', lock_version: trx.raw('lock_version + 1') });
+    .update({ status, lock_version: trx.raw('lock_version + 1') });
 }
 
 export async function updateTask(

@@ -38,6 +38,8 @@ export interface TaskRow {
   /** Sign tasks: the signature type's code (core/signing); null for approve and read. */
   signature_type: string | null;
   two_factor: 'none' | 'sms' | 'email';
+  /** Sign tasks: whether the signer may place boxes besides the sender's fields (task_fields). */
+  allow_signer_placements: boolean;
   lock_version: number;
   created_at: Date;
   updated_at: Date;

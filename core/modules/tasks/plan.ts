@@ -11,10 +11,16 @@
  * REFERENCE_NOT_FOUND with a pointer. Then the spec's rules run (rules.ts). Replacing a live plan with one that changes
  * who runs a task or how needs the workspace owner's right (rule-changes.ts). The old rows are replaced, and when the
  * document is in progress its first order becomes active (mail task-assigned to its assignees).
+ * A sign task may carry the sender's fields (boxes the signer fills, task_fields) and whether the signer may place
+ * boxes of their own; each field must lie on a page of the document's latest version (422 SIGNING_PAGE_NOT_FOUND /
+ * SIGNING_POSITION_OUT_OF_RANGE), other task types take no fields (422 VALIDATION_FAILED). A draft document's plan
+ * is stored with every task waiting (sendBusinessFlow activates it).
  * The caller holds the flow and document row locks; locking and lockVersion checks are the caller's.
  */
 import type { Knex } from 'knex';
+import { assertSignatureTypesInPlan } from './plan-gates.ts';
 import type { CoreDeps } from '../../deps.ts';
+import { latestVersion } from '../../files/scan.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
 import type { WorkspaceAccess } from '../workspaces/access.ts';
@@ -37,6 +43,27 @@ export interface TaskInput {
   signatureType?: string | null;
   /** Sign tasks of business-operator types: a two-factor code before signing. */
   twoFactor?: 'none' | 'sms' | 'email';
+  /** Sign tasks: the sender's boxes for the signer. */
+  fields?: TaskFieldInput[];
+  /** Sign tasks: whether the signer may place boxes of their own (default true). */
+  allowSignerPlacements?: boolean;
+}
+
+export type TaskFieldKind = 'signature' | 'seal' | 'handwritten' | 'text';
+
+/** A page's size in PDF points. */
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** One box the sender places for a sign task's signer (PDF points, origin bottom-left). */
+export interface TaskFieldInput {
+  kind: TaskFieldKind;
+  page: number;
+  rect: { x1: number; y1: number; x2: number; y2: number };
+  required?: boolean;
+  label?: string | null;
 }
 
 export interface ReplaceTasksInput {
@@ -45,6 +72,70 @@ export interface ReplaceTasksInput {
   tasks: TaskInput[] | unknown[];
   actor: DocumentActor;
   pointer?: string;
+  /** The page sizes of the document's latest version, when the caller read them outside its transaction. */
+  pageSizes?: PageSize[];
+}
+
+/** Whether any task of the plan carries fields (then the document's page sizes are needed). */
+export const planHasFields = (tasks: TaskInput[]) => tasks.some((t) => (t.fields?.length ?? 0) > 0);
+
+/** The page sizes of a document's latest version, read in the PDF worker pool (no transaction should be open). */
+export async function documentPageSizes(deps: CoreDeps, db: Knex, documentId: string): Promise<PageSize[]> {
+  const version = await latestVersion(db, documentId);
+  const pdf = new Uint8Array(await deps.files.read(version.sha256));
+  return deps.pdfWork.run('pageSizes', { pdf });
+}
+
+/** Fields only on sign tasks, each on a page of the document and inside it; every problem at once. */
+function checkFields(tasks: TaskInput[], sizes: PageSize[], base: string): void {
+  const errors: FieldError[] = [];
+  tasks.forEach((task, i) => {
+    const fields = task.fields ?? [];
+    if (fields.length === 0) return;
+    if (task.type !== 'sign' || task.signatureType === 'timestamp') {
+      const detail = 'only a sign task with a visible signature takes fields';
+      errors.push({ code: 'VALIDATION_FAILED', pointer: `${base}/${i}/fields`, detail });
+      return;
+    }
+    fields.forEach((field, j) => {
+      const at = `${base}/${i}/fields/${j}`;
+      const size = sizes[field.page - 1];
+      if (!size) {
+        errors.push({
+          code: 'SIGNING_PAGE_NOT_FOUND',
+          pointer: `${at}/page`,
+          params: { page: field.page, pages: sizes.length },
+        });
+        return;
+      }
+      const { x1, y1, x2, y2 } = field.rect;
+      const inside = x1 >= 0 && y1 >= 0 && x2 <= size.width && y2 <= size.height;
+      if (!(x1 < x2 && y1 < y2) || !inside)
+        errors.push({ code: 'SIGNING_POSITION_OUT_OF_RANGE', pointer: `${at}/rect` });
+    });
+  });
+  if (errors.length > 0) throw AppError.invalid(errors);
+}
+
+/** The task_fields rows of the inserted tasks (same order as the plan). */
+function fieldRows(document: ReplaceTasksInput['document'], tasks: TaskInput[], rows: TaskRow[]) {
+  return tasks.flatMap((task, i) =>
+    task.type !== 'sign'
+      ? []
+      : (task.fields ?? []).map((field, position) => ({
+          organization_id: document.organization_id,
+          task_id: rows[i]!.id,
+          kind: field.kind,
+          page: field.page,
+          x1: field.rect.x1,
+          y1: field.rect.y1,
+          x2: field.rect.x2,
+          y2: field.rect.y2,
+          required: field.required ?? true,
+          label: field.label?.trim() || null,
+          position,
+        })),
+  );
 }
 
 export async function replaceDocumentTasks(
@@ -56,6 +147,12 @@ export async function replaceDocumentTasks(
   const tasks = input.tasks as TaskInput[];
   const base = input.pointer ?? '/data/attributes/tasks';
   const signing = signingOf(deps, tasks, base);
+  await assertSignatureTypesInPlan(
+    trx,
+    access.ownerOrganizationId,
+    signing.map((s) => s.signature_type),
+    base,
+  );
   const planned = await resolvePlan(trx, access, tasks, base);
   const errors = checkTaskPlan(planned, {
     ownerOrganizationId: access.ownerOrganizationId,
@@ -63,11 +160,22 @@ export async function replaceDocumentTasks(
     pointer: base,
   });
   if (errors.length > 0) throw AppError.invalid(errors);
+  if (planHasFields(tasks)) {
+    checkFields(tasks, input.pageSizes ?? (await documentPageSizes(deps, trx, document.id)), base);
+  }
   const now = deps.clock.now();
-  const newRows = planned.map((task, i) => ({ ...taskRow(document, task, now), ...signing[i]! }));
+  const newRows = planned.map((task, i) => ({
+    ...taskRow(document, task, now),
+    ...signing[i]!,
+    allow_signer_placements: tasks[i]!.type !== 'sign' || tasks[i]!.allowSignerPlacements !== false,
+  }));
   const ruleChange = await checkPlanReplacement(trx, access, document.id, newRows);
   await trx('tasks').where({ document_id: document.id }).delete();
-  const rows = newRows.length ? ((await trx('tasks').insert(newRows).returning('*')) as TaskRow[]) : [];
+  const rows: TaskRow[] = [];
+  // One insert per task keeps each row matched to its input (fields hang off it).
+  for (const row of newRows) rows.push(...((await trx('tasks').insert(row).returning('*')) as TaskRow[]));
+  const fields = fieldRows(document, tasks, rows);
+  if (fields.length > 0) await trx('task_fields').insert(fields);
   const active = document.status === 'in_progress' && rows.length > 0;
   await trx('documents')
     .where({ id: document.id })
@@ -83,6 +191,61 @@ export async function replaceDocumentTasks(
   );
   if (active) await activateOrder(deps, trx, document, 1);
   return trx('tasks').where({ document_id: document.id }).orderBy(['task_order', 'created_at', 'id']);
+}
+
+/** A stored task as plan input (assignee, role, signing), to run the plan's rules again. */
+function taskInputOf(row: TaskRow): TaskInput {
+  return {
+    order: row.task_order,
+    type: row.type,
+    roleId: row.role_id,
+    required: row.required,
+    templateId: row.template_id,
+    signatureType: row.signature_type,
+    twoFactor: row.two_factor,
+    assignee:
+      row.assignee_kind === 'group'
+        ? { kind: 'group', groupId: row.group_id! }
+        : row.assignee_kind === 'organization'
+          ? { kind: 'organization', organizationId: row.partner_organization_id! }
+          : { kind: 'one_time_user', oneTimeUserId: row.one_time_user_id! },
+  };
+}
+
+/**
+ * Runs every rule of replaceDocumentTasks again over a document's stored plan (signature types and their plan
+ * gates, assignees still participants, the spec's rules), as when a draft is sent: the workspace may have changed
+ * since the plan was saved. Errors point at `base`/{index}. Returns how many tasks the plan has.
+ */
+export async function recheckStoredPlan(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  access: WorkspaceAccess,
+  actor: DocumentActor,
+  documentId: string,
+  base: string,
+): Promise<number> {
+  const rows = (await trx('tasks')
+    .where({ document_id: documentId })
+    .whereNot('status', 'cancelled')
+    .orderBy(['task_order', 'created_at', 'id'])) as TaskRow[];
+  if (rows.length === 0) return 0;
+  const tasks = rows.map(taskInputOf);
+  const signing = signingOf(deps, tasks, base);
+  await assertSignatureTypesInPlan(
+    trx,
+    access.ownerOrganizationId,
+    signing.map((s) => s.signature_type),
+    base,
+  );
+  const planned = await resolvePlan(trx, access, tasks, base);
+  const errors = checkTaskPlan(planned, {
+    ownerOrganizationId: access.ownerOrganizationId,
+    callerOrganizationId: actor.organizationId,
+    pointer: base,
+  });
+  if (errors.length > 0) throw AppError.invalid(errors);
+  return rows.length;
 }
 
 function taskRow(document: ReplaceTasksInput['document'], task: PlannedTask, now: Date) {

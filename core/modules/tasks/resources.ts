@@ -51,7 +51,39 @@ function completedByOf(row: Record<string, any>) {
   return id ? { id, name: row.completed_by_name as string } : null;
 }
 
-export function taskResource(row: Record<string, any>, scanClean: boolean) {
+/** A sender-placed field as the contract shows it. */
+export interface TaskFieldResource {
+  id: string;
+  kind: 'signature' | 'seal' | 'handwritten' | 'text';
+  page: number;
+  rect: { x1: number; y1: number; x2: number; y2: number };
+  required: boolean;
+  label: string | null;
+}
+
+/** The fields of the given tasks, by task id, in their order. */
+export async function taskFieldsOf(knex: Knex, taskIds: string[]): Promise<Map<string, TaskFieldResource[]>> {
+  const byTask = new Map<string, TaskFieldResource[]>();
+  if (taskIds.length === 0) return byTask;
+  const rows: Record<string, any>[] = await knex('task_fields')
+    .whereIn('task_id', taskIds)
+    .orderBy([{ column: 'task_id' }, { column: 'position' }, { column: 'id' }]);
+  for (const row of rows) {
+    const list = byTask.get(row.task_id) ?? [];
+    list.push({
+      id: row.id as string,
+      kind: row.kind,
+      page: row.page as number,
+      rect: { x1: Number(row.x1), y1: Number(row.y1), x2: Number(row.x2), y2: Number(row.y2) },
+      required: row.required as boolean,
+      label: (row.label as string | null) ?? null,
+    });
+    byTask.set(row.task_id, list);
+  }
+  return byTask;
+}
+
+export function taskResource(row: Record<string, any>, scanClean: boolean, fields: TaskFieldResource[] = []) {
   return {
     type: 'Task' as const,
     id: row.id as string,
@@ -69,6 +101,8 @@ export function taskResource(row: Record<string, any>, scanClean: boolean) {
       executableByMe: row.status === 'active' && Boolean(row.mine) && scanClean,
       signatureType: (row.signature_type as string | null) ?? null,
       twoFactor: (row.two_factor as 'none' | 'sms' | 'email') ?? 'none',
+      fields,
+      allowSignerPlacements: (row.allow_signer_placements as boolean | undefined) ?? true,
       lockVersion: row.lock_version as number,
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),
@@ -100,12 +134,17 @@ async function documentState(knex: Knex, documentId: string) {
 export async function taskListBody(knex: Knex, caller: TaskCaller, documentId: string) {
   const { scanClean, meta } = await documentState(knex, documentId);
   const rows = await taskRowsWithNames(knex, caller).where('t.document_id', documentId);
-  return { data: rows.map((row) => taskResource(row, scanClean)), meta };
+  const fields = await taskFieldsOf(
+    knex,
+    rows.map((r: Record<string, any>) => r.id as string),
+  );
+  return { data: rows.map((row) => taskResource(row, scanClean, fields.get(row.id) ?? [])), meta };
 }
 
 /** Body of every single-task response. */
 export async function taskBody(knex: Knex, caller: TaskCaller, taskId: string) {
   const row = await taskRowsWithNames(knex, caller).where('t.id', taskId).first();
   const { scanClean, meta } = await documentState(knex, row.document_id);
-  return { data: taskResource(row, scanClean), meta };
+  const fields = await taskFieldsOf(knex, [taskId]);
+  return { data: taskResource(row, scanClean, fields.get(taskId) ?? []), meta };
 }

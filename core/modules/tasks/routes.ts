@@ -6,7 +6,7 @@ import { cancelTask } from './cancel-task.ts';
 import { replaceTasks, updateTask } from './edit-plan.ts';
 import { executeTask } from './execute-task.ts';
 import { listMyTasks } from './my-tasks.ts';
-import type { TaskInput } from './plan.ts';
+import { documentPageSizes, type PageSize, planHasFields, type TaskInput } from './plan.ts';
 import { remandDocument } from './remand-document.ts';
 import { taskBody, taskListBody } from './resources.ts';
 
@@ -20,11 +20,19 @@ export function taskRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   api.operation('replaceDocumentTasks', async ({ principal, params, body, req }) => {
-    const { lockVersion, tasks } = body.data.attributes;
+    const { lockVersion } = body.data.attributes;
+    const tasks = body.data.attributes.tasks as TaskInput[];
+    // Fields are checked against the pages of the PDF, read in the worker pool before any transaction opens.
+    let pageSizes: PageSize[] | undefined;
+    if (planHasFields(tasks)) {
+      await documentAccess(knex, principal, params.documentId);
+      pageSizes = await documentPageSizes(deps, knex, params.documentId);
+    }
     await knex.transaction((trx) =>
       replaceTasks(deps, trx, principal, documentActorOf(principal, req), params.documentId, {
         lockVersion,
-        tasks: tasks as TaskInput[],
+        tasks,
+        pageSizes,
       }),
     );
     return { body: await taskListBody(knex, principal, params.documentId) };

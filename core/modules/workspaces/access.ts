@@ -5,7 +5,8 @@
  * - An admin of the owner organization sees and edits everything in the organization's workspaces.
  * - Anyone else reaches a workspace through a participant: one of their own groups (owner organization), or their
  *   organization as a partner (client). A participant's `is_public` lets it see every business flow of the
- *   workspace (otherwise only flows with a task assigned to it); `is_editable` lets it create and edit flows,
+ *   workspace (otherwise only flows with a task assigned to it, for a group's task with a role only when the
+ *   member's roles may view that task type); `is_editable` lets it create and edit flows,
  *   documents and (editable-by-client) properties.
  * - A workspace nobody of the caller's kind participates in is NOT_FOUND, never FORBIDDEN: its existence stays
  *   hidden.
@@ -42,6 +43,19 @@ export function memberGroupIds(knex: Knex, userId: string) {
 }
 
 /**
+ * The task types the user's roles let them view (a role's task_permissions; execute implies view), as a subquery:
+ * what a group member sees of their group's tasks that carry a role.
+ */
+export function viewableTaskTypes(knex: Knex, userId: string) {
+  return knex('user_roles as vur')
+    .join('roles as vr', 'vr.id', 'vur.role_id')
+    .joinRaw('CROSS JOIN LATERAL jsonb_each(vr.task_permissions) AS vp(task_type, permission)')
+    .where('vur.user_id', userId)
+    .where((p) => p.whereRaw(`vp.permission->>'view' = 'true'`).orWhereRaw(`vp.permission->>'execute' = 'true'`))
+    .select('vp.task_type');
+}
+
+/**
  * Participant rows that let the caller in: their own groups, or their organization as partner. A query builder
  * over `workspace_participants as p`, for use in subqueries.
  */
@@ -72,6 +86,7 @@ export function visibleWorkspaceIds(knex: Knex, principal: Principal) {
  * find other organizations' flows (measured in `npm run bench:flows`).
  */
 export function whereFlowVisible(knex: Knex, query: Knex.QueryBuilder, principal: Principal, alias = 'f') {
+  whereDraftEditable(knex, query, principal, alias);
   // Two task branches, so each uses its own index (tasks.group_id, tasks.partner_organization_id).
   const flowsOfTasks = (assigned: (q: Knex.QueryBuilder) => void) => {
     const tasks = knex('tasks as vt').join('documents as vd', 'vd.id', 'vt.document_id').select('vd.business_flow_id');
@@ -87,13 +102,45 @@ export function whereFlowVisible(knex: Knex, query: Knex.QueryBuilder, principal
     );
     w.orWhereIn(
       `${alias}.id`,
-      flowsOfTasks((q) => q.whereIn('vt.group_id', memberGroupIds(knex, principal.userId))),
+      flowsOfTasks((q) =>
+        q
+          .whereIn('vt.group_id', memberGroupIds(knex, principal.userId))
+          // A task with a role shows only to members whose roles may view its type (spec §6: roles decide which
+          // tasks can be executed or viewed); a task without a role shows to every member of its group.
+          .where((r) => r.whereNull('vt.role_id').orWhereIn('vt.type', viewableTaskTypes(knex, principal.userId))),
+      ),
     );
     w.orWhereIn(
       `${alias}.id`,
       flowsOfTasks((q) => q.where('vt.partner_organization_id', principal.organizationId)),
     );
   });
+}
+
+/**
+ * A draft flow (not sent yet) shows only to editors of its owner organization: an admin of it, or a member of an
+ * editable group participant. Partners and everyone else never see one.
+ */
+function whereDraftEditable(knex: Knex, query: Knex.QueryBuilder, principal: Principal, alias: string) {
+  return query.where((d) =>
+    d.whereNot(`${alias}.status`, 'draft').orWhere((own) => {
+      own.where(`${alias}.organization_id`, principal.organizationId);
+      if (!principal.isAdmin) {
+        own.whereIn(
+          `${alias}.workspace_id`,
+          callerParticipants(knex, principal)
+            .where('p.kind', 'group')
+            .where('p.is_editable', true)
+            .select('p.workspace_id'),
+        );
+      }
+    }),
+  );
+}
+
+/** Whether the caller may see a flow of this status with this access: drafts only for owner-organization editors. */
+export function draftVisibleTo(access: WorkspaceAccess, flow: { status: string }): boolean {
+  return flow.status !== 'draft' || (access.isOwnerOrganization && access.canEdit);
 }
 
 /** The caller's access to one workspace; NOT_FOUND when they cannot see it at all. */
@@ -174,6 +221,7 @@ export async function flowAccess(trx: Knex, principal: Principal, businessFlowId
   const flow = await trx('business_flows').where('id', businessFlowId).first();
   if (!flow) throw new AppError('NOT_FOUND');
   const access = await workspaceAccess(trx, principal, flow.workspace_id);
+  if (!draftVisibleTo(access, flow)) throw new AppError('NOT_FOUND');
   if (!access.canSeeAllFlows) {
     const visible = await whereFlowVisible(
       trx,
@@ -208,6 +256,8 @@ async function guestDocumentAccess(trx: Knex, guest: GuestPrincipal, documentId:
     .first('d.*');
   if (!document) throw new AppError('NOT_FOUND');
   const flow = await trx('business_flows').where('id', document.business_flow_id).first();
+  // A guest never reaches a draft (nothing was sent to them yet).
+  if (flow.status === 'draft') throw new AppError('NOT_FOUND');
   const workspace = await trx('workspaces')
     .where('id', flow.workspace_id)
     .first('id', 'organization_id', 'name', 'mail_notification');

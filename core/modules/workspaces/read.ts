@@ -38,7 +38,8 @@ export function workspaceScope(knex: Knex, principal: Principal) {
 export async function flowCounts(knex: Knex, principal: Principal, workspaceIds: string[]) {
   const counts = new Map<string, FlowCounts>(workspaceIds.map((id) => [id, emptyCounts()]));
   if (workspaceIds.length === 0) return counts;
-  const query = knex('business_flows as f').whereIn('f.workspace_id', workspaceIds);
+  // Drafts are not counted: like the lists, the counts are of flows that were sent.
+  const query = knex('business_flows as f').whereIn('f.workspace_id', workspaceIds).whereNot('f.status', 'draft');
   const rows: Row[] = await whereFlowVisible(knex, query, principal)
     .groupBy('f.workspace_id', 'f.status')
     .select('f.workspace_id', 'f.status', knex.raw('count(*)::int AS n'));

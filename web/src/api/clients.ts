@@ -1,7 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../core/contract/api.gen.ts';
 import type { SessionGuard } from '../session/guard.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, permissionsVersionSeen } from './errors.ts';
 
 export type ApiClient = Client<paths>;
 
@@ -30,6 +30,10 @@ function bearer(guard: SessionGuard): Middleware {
   return {
     async onRequest({ request }) {
       request.headers.set('Authorization', `Bearer ${await guard.accessToken()}`);
+      // Writes carry the permissions the screen was built with: changed since, the API answers 409
+      // PERMISSIONS_CHANGED and the screen offers a reload (components/api-error-notice.tsx).
+      const version = permissionsVersionSeen();
+      if (version && request.method !== 'GET') request.headers.set('X-Permissions-Version', version);
       return request;
     },
     onResponse({ response }) {

@@ -4,14 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useSignOut } from '../features/auth/api/sign-out.ts';
 import { SessionGate } from '../session/effects.tsx';
+import { MailLinkConfirmation } from '../session/mail-link.tsx';
 import { InsideMain } from './landmarks.ts';
 import { LanguageSwitch } from './language-switch.tsx';
 import { Logo } from './logo.tsx';
-import { WORKBENCH_AREAS as AREAS } from './areas.ts';
+import { useWorkbenchAreas } from './plan-gate.tsx';
 
 /** The signed-in frame: header with navigation (a menu button on narrow screens), language and sign-out. */
 export function AppLayout() {
   const { t } = useTranslation();
+  const areas = useWorkbenchAreas();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   // The tokens are gone whatever the server answered, so the user is signed out either way.
@@ -44,7 +46,7 @@ export function AppLayout() {
                 {t('nav.home')}
               </Link>
             </li>
-            {AREAS.map((area) => (
+            {areas.map((area) => (
               <li key={area.key}>
                 <Link to="/organizations/$" params={{ _splat: area.splat }} onClick={() => setOpen(false)}>
                   {t(`nav.${area.key}`)}
@@ -53,6 +55,9 @@ export function AppLayout() {
             ))}
           </ul>
           <div className="nav-tools">
+            <Link to="/account" className="account-link" onClick={() => setOpen(false)}>
+              {t('nav.account')}
+            </Link>
             <LanguageSwitch />
             <button type="button" className="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
               {t('nav.signOut')}
@@ -69,11 +74,16 @@ export function AppLayout() {
   );
 }
 
-/** The guarded routes' component: nothing renders without a session (SessionGate), then the signed-in frame. */
+/**
+ * The guarded routes' component: nothing renders without a session (SessionGate), nor before a task mail's link has
+ * confirmed the e-mail arrival (MailLinkConfirmation), then the signed-in frame.
+ */
 export function GuardedLayout() {
   return (
     <SessionGate>
-      <AppLayout />
+      <MailLinkConfirmation>
+        <AppLayout />
+      </MailLinkConfirmation>
     </SessionGate>
   );
 }

@@ -1,11 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { unwrap } from '../api/errors.ts';
+import { rememberPermissionsVersion, unwrap } from '../api/errors.ts';
 import { isSessionEndedError } from './guard.ts';
 import { api } from './session.ts';
 
 /** GET /me (getCurrentUser): the signed-in user and their organization. */
 export async function getCurrentUser() {
-  return unwrap(await api.GET('/me')).data;
+  const user = unwrap(await api.GET('/me')).data;
+  rememberPermissionsVersion(user.attributes.permissionsVersion);
+  return user;
 }
 
 /** The one ['me'] query every screen shares (the router prefetches it, the settings layout and screens read it). */

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../../deps.ts';
 import type { GuestPrincipal } from '../../../http/context.ts';
 import { AppError } from '../../../http/errors.ts';
+import { type TaskFieldResource, taskFieldsOf } from '../../tasks/resources.ts';
 
 type Row = Record<string, any>;
 
@@ -59,6 +60,10 @@ export async function oneTimeBusinessFlowBody(deps: CoreDeps, guest: GuestPrinci
   const ids = documents.map((d) => d.id as string);
   const tasks: Row[] = ids.length ? await documentTasks(knex, ids) : [];
   const versions = ids.length ? await latestVersions(knex, ids) : new Map<string, Row>();
+  const fields = await taskFieldsOf(
+    knex,
+    tasks.filter((t) => t.one_time_user_id === guest.oneTimeUserId).map((t) => t.id as string),
+  );
   return {
     data: {
       type: 'OneTimeBusinessFlow' as const,
@@ -76,6 +81,7 @@ export async function oneTimeBusinessFlowBody(deps: CoreDeps, guest: GuestPrinci
             document,
             tasks.filter((t) => t.document_id === document.id),
             versions,
+            fields,
           ),
         ),
       },
@@ -90,6 +96,7 @@ function documentOf(
   document: Row,
   tasks: Row[],
   versions: Map<string, Row>,
+  fields: Map<string, TaskFieldResource[]>,
 ) {
   const latest = versions.get(document.id);
   const open =
@@ -118,6 +125,8 @@ function documentOf(
           ? deps.signatureTypes.get(t.signature_type).requiredPlacement
           : null
         : null,
+      fields: fields.get(t.id) ?? [],
+      allowSignerPlacements: (t.allow_signer_placements as boolean | undefined) ?? true,
       lockVersion: t.lock_version as number,
       runnable: open && t.status === 'active' && document.current_order === t.task_order,
     })),

@@ -6,6 +6,7 @@
 import { perUser } from '../../../access/rate-limits.ts';
 import type { ApiRouter } from '../../../contract/router.ts';
 import type { CoreDeps } from '../../../deps.ts';
+import { completionCertificate } from '../../documents/completion-certificate.ts';
 import { documentFile } from '../../documents/download.ts';
 import { taskBody } from '../../tasks/resources.ts';
 import { oneTimeBusinessFlowBody } from './business-flow.ts';
@@ -24,6 +25,16 @@ export function oneTimeWorkRoutes(api: ApiRouter, deps: CoreDeps): void {
     const { stream, headers } = await documentFile(knex, deps.files, guest, params.documentId, undefined);
     return { body: stream, headers };
   });
+
+  api.guestOperation(
+    'downloadOneTimeCompletionCertificate',
+    { rateLimit: [perUser('verificationsPerUser')] },
+    async ({ guest, params }) => {
+      await gate(deps, guest);
+      const { body, headers } = await completionCertificate(deps, guest, params.documentId);
+      return { body, headers };
+    },
+  );
 
   for (const [operationId, action] of [
     ['approveOneTimeTask', 'approve'],

@@ -11,6 +11,9 @@ import {
   toPdfRect,
   toScreenBox,
 } from './placement.ts';
+import { FieldBox, FieldList } from './field-box.tsx';
+import { FieldFillDialog } from './field-fill-dialog.tsx';
+import { clearField, fillField, fillingOf, ownPlacements, type SignerField } from './fields.ts';
 import { HandwritingDialog } from './handwriting-dialog.tsx';
 import './signing-parts.css';
 import { PlacementBox } from './placement-box.tsx';
@@ -76,6 +79,8 @@ function PlacedList(props: {
 /**
  * The document's pages, one at a time at the frame's width, with the placements of that page as boxes to drag,
  * and the tools that add them. Placements are kept in PDF points, so they stay put when the width changes.
+ * The fields the sender placed for the signer are drawn too: pressing one fills it (its box cannot be moved), and
+ * the signer's own placements are offered only when the sender allows them (`allowOwn`).
  */
 export function PlacementBoard(props: {
   pdf: PDFDocumentProxy;
@@ -84,15 +89,32 @@ export function PlacementBoard(props: {
   onChange: (placements: Placement[]) => void;
   /** The seal part of the tools: the member's registered seal images, or the guest's upload. */
   sealTool: SealTool;
+  /** The fields the sender placed for this signer. */
+  fields?: SignerField[];
+  /** The signer may add placements of their own (true unless the sender said otherwise). */
+  allowOwn?: boolean;
 }) {
   const { t } = useTranslation('signing');
+  const fields = props.fields ?? [];
+  const allowOwn = props.allowOwn ?? true;
   const [pageNumber, setPageNumber] = useState(1);
-  const [drawing, setDrawing] = useState(false);
+  /** The handwriting pad, open for the signer's own placement (null field) or for a field. */
+  const [drawing, setDrawing] = useState<{ field: SignerField | null } | null>(null);
+  const [filling, setFilling] = useState<SignerField | null>(null);
   const { frame, canvas, drawn, rendered } = usePageCanvas(props.pdf, pageNumber, null);
   const mapping = useMemo(() => drawn && mappingOf(drawn.page, drawn.scale), [drawn]);
   const hintId = useId();
   const pages = props.pdf.numPages;
-  const onPage = props.placements.filter((p) => p.page === pageNumber);
+  const own = ownPlacements(props.placements);
+  const onPage = own.filter((p) => p.page === pageNumber);
+  const fieldsOnPage = fields.filter((field) => field.page === pageNumber);
+
+  /** Shows the field's page and opens what fills it (the pad at once for a handwritten field). */
+  const openField = (field: SignerField) => {
+    setPageNumber(field.page);
+    if (field.kind === 'handwritten') setDrawing({ field });
+    else setFilling(field);
+  };
 
   const add = (kind: PlacementKind, content: Partial<Placement>, aspect?: number) => {
     if (!mapping) return;
@@ -107,9 +129,11 @@ export function PlacementBoard(props: {
     <div className="split-layout">
       <div className="placement-page">
         <PageSteps namespace="signing" page={pageNumber} pages={pages} onPage={setPageNumber} />
-        <p id={hintId} className="hint">
-          {t('placements.keyboardHint')}
-        </p>
+        {allowOwn && (
+          <p id={hintId} className="hint">
+            {t('placements.keyboardHint')}
+          </p>
+        )}
         <div ref={frame} className="sign-frame" role="region" aria-label={t('viewer.frame', { title: props.title })}>
           <div className="sign-sheet" style={mapping ? { width: mapping.width, height: mapping.height } : undefined}>
             <PageImage
@@ -120,6 +144,17 @@ export function PlacementBoard(props: {
               pages={pages}
               rendered={rendered}
             />
+            {mapping &&
+              fieldsOnPage.map((field) => (
+                <FieldBox
+                  key={field.id}
+                  field={field}
+                  mapping={mapping}
+                  filling={fillingOf(props.placements, field.id)}
+                  onOpen={() => openField(field)}
+                  onClear={() => props.onChange(clearField(props.placements, field.id))}
+                />
+              ))}
             {mapping &&
               onPage.map((placement) => {
                 const label = t('placements.boxLabel', {
@@ -144,22 +179,47 @@ export function PlacementBoard(props: {
         </div>
       </div>
       <div className="placement-side">
-        <PlacementTools
-          count={props.placements.length}
-          ready={Boolean(mapping)}
-          sealTool={props.sealTool}
-          onAddSeal={(seal, aspect) => add('seal', seal, aspect)}
-          onOpenHandwriting={() => setDrawing(true)}
-          onAddText={(lines) => add('text', { lines })}
-        />
-        <PlacedList placements={props.placements} onShow={setPageNumber} onRemove={remove} />
+        {fields.length > 0 && <FieldList fields={fields} placements={props.placements} onOpen={openField} />}
+        {allowOwn ? (
+          <>
+            {fields.length > 0 && <h3 className="placement-own-title">{t('fields.ownTitle')}</h3>}
+            <PlacementTools
+              count={props.placements.length}
+              ready={Boolean(mapping)}
+              sealTool={props.sealTool}
+              onAddSeal={(seal, aspect) => add('seal', seal, aspect)}
+              onOpenHandwriting={() => setDrawing({ field: null })}
+              onAddText={(lines) => add('text', { lines })}
+            />
+            <PlacedList placements={own} onShow={setPageNumber} onRemove={remove} />
+          </>
+        ) : (
+          <p className="notice">{t('fields.ownNotAllowed')}</p>
+        )}
       </div>
+      <FieldFillDialog
+        field={filling}
+        filling={filling ? fillingOf(props.placements, filling.id) : undefined}
+        sealTool={props.sealTool}
+        onFill={(content) => {
+          if (filling) props.onChange(fillField(props.placements, filling, content));
+          setFilling(null);
+        }}
+        onDraw={() => {
+          const field = filling;
+          setFilling(null);
+          setDrawing({ field });
+        }}
+        onClose={() => setFilling(null)}
+      />
       <HandwritingDialog
-        open={drawing}
-        onClose={() => setDrawing(false)}
+        open={drawing !== null}
+        onClose={() => setDrawing(null)}
         onPlace={(image) => {
-          add('handwritten', { image });
-          setDrawing(false);
+          const field = drawing?.field;
+          if (field) props.onChange(fillField(props.placements, field, { kind: 'handwritten', image }));
+          else add('handwritten', { image });
+          setDrawing(null);
         }}
       />
     </div>

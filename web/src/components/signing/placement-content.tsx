@@ -18,10 +18,11 @@ export function PlacementContent({ placement, height }: { placement: Placement; 
   const lines = placement.lines ?? [];
   // Three lines always fit the box's height, as the server draws them.
   return (
-    <div className="placement-text" style={{ fontSize: Math.max(6, (height / 3) * 0.8) }}>
+    // A span, so the content may also sit inside a field's button.
+    <span className="placement-text" style={{ fontSize: Math.max(6, (height / 3) * 0.8) }}>
       {lines.map((line, index) => (
         <span key={index}>{line}</span>
       ))}
-    </div>
+    </span>
   );
 }

@@ -1,12 +1,24 @@
-import { type ComponentType, useState } from 'react';
+import { type ComponentType, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormField } from '../form-field.tsx';
 import { MAX_LINE_LENGTH, MAX_PLACEMENTS, MAX_TEXT_LINES, textLines, textProblem } from './placement.ts';
 
-/** Up to three lines of up to seven characters, put on the page as one block. */
-function TextTool(props: { disabled: boolean; onAdd: (lines: string[]) => void }) {
+/**
+ * Up to three lines of up to seven characters, put on the page as one block (or into a field: `initial` holds the
+ * field's lines so far, `submitLabel` names the button).
+ */
+export function TextTool(props: {
+  disabled: boolean;
+  onAdd: (lines: string[]) => void;
+  initial?: string[];
+  legend?: string;
+  submitLabel?: string;
+}) {
   const { t } = useTranslation('signing');
-  const [lines, setLines] = useState<string[]>(Array.from({ length: MAX_TEXT_LINES }, () => ''));
+  const id = useId();
+  const [lines, setLines] = useState<string[]>(() =>
+    Array.from({ length: MAX_TEXT_LINES }, (_, index) => props.initial?.[index] ?? ''),
+  );
   const [problem, setProblem] = useState<ReturnType<typeof textProblem>>(null);
   const add = () => {
     const found = textProblem(lines);
@@ -17,14 +29,14 @@ function TextTool(props: { disabled: boolean; onAdd: (lines: string[]) => void }
   };
   return (
     <fieldset className="placement-tool">
-      <legend>{t('placements.text')}</legend>
-      <p id="sign-text-hint" className="hint">
+      <legend>{props.legend ?? t('placements.text')}</legend>
+      <p id={`${id}-hint`} className="hint">
         {t('placements.textHint', { lines: MAX_TEXT_LINES, length: MAX_LINE_LENGTH })}
       </p>
       {lines.map((line, index) => (
         <FormField
           key={index}
-          id={`sign-text-${index + 1}`}
+          id={`${id}-line-${index + 1}`}
           label={t('placements.textLine', { line: index + 1 })}
           value={line}
           maxLength={MAX_LINE_LENGTH * 2}
@@ -42,7 +54,7 @@ function TextTool(props: { disabled: boolean; onAdd: (lines: string[]) => void }
         </p>
       )}
       <button type="button" className="button" disabled={props.disabled} onClick={add}>
-        {t('placements.addText')}
+        {props.submitLabel ?? t('placements.addText')}
       </button>
     </fieldset>
   );
@@ -53,9 +65,14 @@ export type SealContent = { sealImageId: string } | { image: string };
 
 /**
  * The seal part of the tools, given by the screen: members choose one of their registered seal images, guests
- * upload one on the spot. `onAdd` takes the seal and its image's width/height ratio.
+ * upload one on the spot. `onAdd` takes the seal and its image's width/height ratio; `addLabel` names its button when
+ * the seal goes into a field rather than onto the page.
  */
-export type SealTool = ComponentType<{ disabled: boolean; onAdd: (seal: SealContent, aspect: number) => void }>;
+export type SealTool = ComponentType<{
+  disabled: boolean;
+  onAdd: (seal: SealContent, aspect: number) => void;
+  addLabel?: string;
+}>;
 
 /** The tools that add placements: a seal image, a handwritten signature (in a dialog) and a text block. */
 export function PlacementTools(props: {

@@ -39,6 +39,8 @@ export interface Placement {
   /** kind handwritten, or a seal uploaded on the spot: a data URL. */
   image?: string;
   lines?: string[];
+  /** Set when the placement fills a field the sender placed: the field's page and rectangle, fixed. */
+  fieldId?: string;
 }
 
 /** The most placements one signature takes (SignTaskRequest placements maxItems). */
@@ -140,12 +142,15 @@ export function textProblem(lines: readonly string[]): 'textEmpty' | 'textTooLon
   return null;
 }
 
-/** The placements as SigningPlacement objects of the contract. */
+/**
+ * The placements as SigningPlacement objects of the contract. A filled field names the field: the server takes its
+ * page and rectangle from the field, so the rectangle is not sent.
+ */
 export function placementInputs(placements: readonly Placement[]) {
   return placements.map((p) => ({
     kind: p.kind,
     page: p.page,
-    rect: p.rect,
+    ...(p.fieldId ? { fieldId: p.fieldId } : { rect: p.rect }),
     ...(p.kind === 'seal' && p.sealImageId ? { sealImageId: p.sealImageId } : {}),
     // A drawing, or a seal image uploaded on the spot (the guest's seal), travels inline as a data URL.
     ...((p.kind === 'handwritten' || p.kind === 'seal') && p.image ? { image: p.image } : {}),

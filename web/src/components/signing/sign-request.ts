@@ -1,5 +1,6 @@
 // What the signing screen checks before signTask, and the request it sends. The server checks the same and answers
 // with the codes of errors.json; checking here first points the user at the field at once.
+import { missingFields, type SignerField } from './fields.ts';
 import { type Placement, placementInputs } from './placement.ts';
 
 /** What a signature type asks of the signer (listSignatureTypes). */
@@ -13,6 +14,8 @@ export interface SignDraft {
   twoFactor: 'none' | 'sms' | 'email';
   needs: TypeNeeds | undefined;
   placements: Placement[];
+  /** The fields the sender placed for this signer (none when the signer places everything). */
+  fields?: SignerField[];
   pin: string;
   code: string;
   principalId: string;
@@ -24,7 +27,7 @@ export type SignField = 'placements' | 'pin' | 'code' | 'principal';
 /** A problem of one input, named by its catalogue key under `form.` of the signing catalogue. */
 export interface SignProblem {
   field: SignField;
-  key: 'sealRequired' | 'handwrittenRequired' | 'pinRequired' | 'codeRequired' | 'principalRequired';
+  key: 'fieldsRequired' | 'sealRequired' | 'handwrittenRequired' | 'pinRequired' | 'codeRequired' | 'principalRequired';
 }
 
 export const CODE_PATTERN = /^[0-9]{6}$/;
@@ -32,6 +35,9 @@ export const CODE_PATTERN = /^[0-9]{6}$/;
 /** Every problem of the draft, in the order the fields appear on the screen. */
 export function signProblems(draft: SignDraft): SignProblem[] {
   const problems: SignProblem[] = [];
+  if (missingFields(draft.fields ?? [], draft.placements).length > 0) {
+    problems.push({ field: 'placements', key: 'fieldsRequired' });
+  }
   const placement = draft.needs?.requiredPlacement;
   if (placement && !draft.placements.some((p) => p.kind === placement)) {
     problems.push({ field: 'placements', key: placement === 'seal' ? 'sealRequired' : 'handwrittenRequired' });

@@ -12,6 +12,7 @@ import {
   parseFlowSearch,
   type PropertyCondition,
   validateFlowSearchParams,
+  validateNewFlowSearch,
 } from './search-params.ts';
 
 const AMOUNT = '0b5e2a4c-1111-4a2b-9c3d-000000000001';
@@ -95,6 +96,20 @@ describe('the whole search in the URL', () => {
 
   it('keeps only known string parameters in validateSearch', () => {
     expect(validateFlowSearchParams({ q: 'x', page: 2, other: 'y', status: ['a'] })).toEqual({ q: 'x', page: '2' });
+  });
+
+  it('filters drafts only when asked, in the order of the status choices', () => {
+    expect(parseFlowSearch({ status: 'complete,draft' }).statuses).toEqual(['complete', 'draft']);
+    expect(flowSearchParams({ ...emptySearch(), statuses: ['draft'] })).toEqual({ status: 'draft' });
+    expect(parseFlowSearch({}).statuses).toEqual([]);
+  });
+
+  it("keeps the creation screen's workspace and draft only when they look like ids", () => {
+    expect(validateNewFlowSearch({ draft: AMOUNT, workspaceId: DATE, other: 'x' })).toEqual({
+      draft: AMOUNT,
+      workspaceId: DATE,
+    });
+    expect(validateNewFlowSearch({ draft: '../x', workspaceId: 3 })).toEqual({});
   });
 });
 

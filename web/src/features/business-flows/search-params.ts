@@ -1,7 +1,8 @@
 // The business flow search as the URL keeps it (flat strings, so a search is a link) and as the screen edits it.
 // Pure TypeScript without i18n: the router imports validateFlowSearchParams, the unit tests everything.
 
-export const FLOW_STATUSES = ['in_progress', 'complete', 'incomplete', 'cancelled'] as const;
+/** Drafts (not sent yet) are listed only when the search asks for them. */
+export const FLOW_STATUSES = ['draft', 'in_progress', 'complete', 'incomplete', 'cancelled'] as const;
 export type FlowStatus = (typeof FLOW_STATUSES)[number];
 
 export const FLOW_SORTS = ['-updatedAt', 'updatedAt', '-createdAt', 'createdAt', 'name', '-name', 'status', '-status'];
@@ -175,10 +176,17 @@ export function isBlankCondition(condition: PropertyCondition): boolean {
   return condition.from.trim() === '' && condition.to.trim() === '';
 }
 
-/** The creation screen's search: the workspace to create the flow in (from a workspace's "new business flow"). */
-export function validateNewFlowSearch(search: Record<string, unknown>): { workspaceId?: string } {
-  const value = search.workspaceId;
-  return typeof value === 'string' && UUID_LIKE.test(value) ? { workspaceId: value } : {};
+/**
+ * The creation screen's search: the workspace to create the flow in (from a workspace's "new business flow"), or the
+ * draft to go on with (`draft`, from a draft's "continue editing").
+ */
+export function validateNewFlowSearch(search: Record<string, unknown>): { workspaceId?: string; draft?: string } {
+  const result: { workspaceId?: string; draft?: string } = {};
+  if (typeof search.workspaceId === 'string' && UUID_LIKE.test(search.workspaceId)) {
+    result.workspaceId = search.workspaceId;
+  }
+  if (typeof search.draft === 'string' && UUID_LIKE.test(search.draft)) result.draft = search.draft;
+  return result;
 }
 
 /** True when the search filters anything (so an empty result reads "nothing matches", not "no flows yet"). */

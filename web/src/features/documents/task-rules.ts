@@ -1,7 +1,10 @@
 // The spec's task rules, checked in the browser before replaceDocumentTasks so the editor can point at the row;
 // the server checks the same rules and answers with the same codes (422, pointer /data/attributes/tasks/{i}/...).
 
+import type { components } from '../../../../core/contract/api.gen.ts';
+
 export type TaskType = 'sign' | 'approve' | 'read';
+type TaskFieldInput = components['schemas']['TaskFieldInput'];
 
 /** How a sign task signs (SignatureTypeCode) and the code asked before it (TwoFactorChannel). */
 export type SignatureType =
@@ -37,6 +40,9 @@ export interface TaskRow {
   templateId: string;
   signatureType?: SignatureType;
   twoFactor?: TwoFactor;
+  /** Sign tasks: the boxes the sender placed (the send wizard), kept as they are by the task editor. */
+  fields?: TaskFieldInput[];
+  allowSignerPlacements?: boolean;
 }
 
 /** Who the rules need to know about: the caller's organization and the workspace's owner organization. */

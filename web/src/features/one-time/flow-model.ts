@@ -1,5 +1,6 @@
 // What the guest's flow screen shows, in its own words: the contract's OneTime* shapes are read into these in one
 // place (api/guest-flow.ts), so the screen's parts do not each follow the wire format.
+import type { SignerField } from '../../components/signing/fields.ts';
 
 export type GuestTaskType = 'sign' | 'approve' | 'read';
 
@@ -13,6 +14,10 @@ export interface GuestTask {
   twoFactor: 'none' | 'sms' | 'email';
   /** The visible element the signature type cannot do without. */
   requiredPlacement: 'seal' | 'handwritten' | null;
+  /** The fields the sender placed for the guest to fill (sign tasks). */
+  fields: SignerField[];
+  /** The guest may add placements of their own besides the fields. */
+  allowSignerPlacements: boolean;
   lockVersion: number;
   /** True when the guest can run it now (its order has come). */
   runnable: boolean;

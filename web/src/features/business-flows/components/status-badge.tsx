@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 
 const CLASS: Record<string, string> = {
+  draft: 'badge badge-muted',
   in_progress: 'badge badge-info',
   complete: 'badge badge-ok',
   completed: 'badge badge-ok',

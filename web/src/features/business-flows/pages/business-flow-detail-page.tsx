@@ -9,6 +9,7 @@ import { type BusinessFlowDetail, useBusinessFlow } from '../api/get-business-fl
 import { useFlowProperties } from '../api/list-flow-properties.ts';
 import { useOwnerSide } from '../api/workspace-side.ts';
 import { DocumentsPanel } from '../components/documents-panel.tsx';
+import { DraftActions } from '../components/draft-actions.tsx';
 import { FlowActions } from '../components/flow-actions.tsx';
 import { FlowFacts } from '../components/flow-facts.tsx';
 import { FlowForm } from '../components/flow-form.tsx';
@@ -63,9 +64,11 @@ function FlowBody(props: { flow: BusinessFlowDetail; onReload: () => void; panel
   const side = useOwnerSide(a.workspace.id);
   const ownerSide = side.data ?? false;
   const cancelled = a.status === 'cancelled';
+  const draft = a.status === 'draft';
   const canEdit = a.canEdit && !cancelled;
   return (
     <>
+      {draft && <DraftActions flow={flow} canEdit={canEdit} onReload={onReload} />}
       {cancelled && (
         <div className="notice" role="status">
           <p>{t('detail.cancelledNotice')}</p>
@@ -87,7 +90,7 @@ function FlowBody(props: { flow: BusinessFlowDetail; onReload: () => void; panel
       )}
       <DocumentsPanel flow={flow} canUpload={canEdit} />
       {panels.guests?.({ businessFlowId: flow.id, canInvite: canEdit })}
-      {canEdit && ownerSide && <FlowActions flow={flow} onReload={onReload} />}
+      {canEdit && ownerSide && !draft && <FlowActions flow={flow} onReload={onReload} />}
     </>
   );
 }

@@ -14,7 +14,7 @@ import ja from '../i18n/ja.json';
 
 registerCatalogue('businessFlows', { ja, en });
 
-const route = getRouteApi('/guarded/organizations/business-flows/new');
+const route = getRouteApi('/guarded/organizations/business-flows/new/details');
 
 /** A new business flow in a workspace the user may edit: from scratch or from a business flow template. */
 export function BusinessFlowNewPage() {
@@ -57,7 +57,7 @@ export function BusinessFlowNewPage() {
             onSubmit={async (input) => {
               const flow = await create.mutateAsync({
                 workspaceId: input.workspaceId,
-                attributes: createAttributes(input, properties.data ?? []),
+                attributes: { ...createAttributes(input, properties.data ?? []), draft: false },
               });
               toast.success(t('new.created', { name: flow.attributes.name }));
               await navigate({ to: '/business-flows/$businessFlowId', params: { businessFlowId: flow.id } });

@@ -25,8 +25,13 @@ export function taskInputs(rows: TaskRow[]): TaskInput[] {
             : { kind: 'organization', organizationId: assignee.id },
       required: row.required,
       templateId: row.templateId.trim() || null,
+      allowSignerPlacements: row.type !== 'sign' || (row.allowSignerPlacements ?? true),
       ...(row.type === 'sign'
-        ? { signatureType: row.signatureType ?? DEFAULT_SIGNATURE_TYPE, twoFactor: row.twoFactor ?? 'none' }
+        ? {
+            signatureType: row.signatureType ?? DEFAULT_SIGNATURE_TYPE,
+            twoFactor: row.twoFactor ?? 'none',
+            fields: row.fields ?? [],
+          }
         : {}),
     };
   });

@@ -33,9 +33,18 @@ function RemandTarget(props: { order: number; value: number; onChange: (order: n
 
 /**
  * The caller's task on this document: approve or acknowledge reading (after viewing the preview), open the signing
- * screen of a sign task, remand to an earlier order with a reason, or cancel with a reason.
+ * screen of a sign task, remand to an earlier order with a reason, or cancel the whole document with a reason. The
+ * cancel stands apart from the positive actions and its dialog names the document and what ends with it.
  */
-export function TaskActions({ task, documentId }: { task: ExecutableTask; documentId: string }) {
+export function TaskActions({
+  task,
+  documentId,
+  documentName,
+}: {
+  task: ExecutableTask;
+  documentId: string;
+  documentName: string;
+}) {
   const { t } = useTranslation('documents');
   const approve = useTaskStep(approveTask);
   const read = useTaskStep(readTask);
@@ -101,8 +110,10 @@ export function TaskActions({ task, documentId }: { task: ExecutableTask; docume
             {t('actions.remand')}
           </button>
         )}
+      </div>
+      <div className="task-actions task-actions-danger">
         <button type="button" className="button danger" onClick={() => setDialog('cancel')}>
-          {t('actions.cancelTask')}
+          {t('actions.cancelDocument')}
         </button>
       </div>
       <ReasonDialog
@@ -122,11 +133,11 @@ export function TaskActions({ task, documentId }: { task: ExecutableTask; docume
       </ReasonDialog>
       <ReasonDialog
         open={dialog === 'cancel'}
-        title={t('actions.cancelTitle')}
+        title={t('actions.cancelDocumentTitle', { name: documentName })}
         reasonLabel={t('actions.cancelReason')}
         requiredText={t('actions.reasonRequired')}
-        cancelLabel={t('dataList:cancel')}
-        confirmLabel={t('actions.cancelTask')}
+        cancelLabel={t('actions.keepDocument')}
+        confirmLabel={t('actions.cancelDocument')}
         danger
         onClose={() => setDialog(null)}
         onConfirm={async (reason) => {
@@ -134,7 +145,7 @@ export function TaskActions({ task, documentId }: { task: ExecutableTask; docume
           toast.success(t('actions.cancelled'));
         }}
       >
-        <p>{t('cancel.body')}</p>
+        <p>{t('actions.cancelDocumentBody', { name: documentName })}</p>
       </ReasonDialog>
     </section>
   );

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
+import { usePlanFeature } from '../../../components/plan-gate.tsx';
 import {
   checkTasks,
   DEFAULT_SIGNATURE_TYPE,
@@ -97,6 +98,11 @@ function RowFields(props: {
   const twoFactors = guest
     ? TWO_FACTORS.filter((c) => GUEST_TWO_FACTORS.includes(c) || c === row.twoFactor)
     : TWO_FACTORS;
+  // Advanced and long-term signatures are professional-plan features: listed, but disabled with the reason.
+  const advanced = usePlanFeature('advancedSignature');
+  const longTerm = usePlanFeature('longTermSignature');
+  const planGateOf = (value: SignatureType) =>
+    value === 'advanced' ? advanced : value === 'long-term' ? longTerm : { available: true, reason: '' };
   return (
     <fieldset className="task-row" data-row={index}>
       <legend>{t('editor.rowLabel', { row: index + 1 })}</legend>
@@ -152,11 +158,19 @@ function RowFields(props: {
                 set({ signatureType: next, ...(allows ? {} : { twoFactor: 'none' }) });
               }}
             >
-              {signatureTypes.map((choice) => (
-                <option key={choice.value} value={choice.value}>
-                  {t(`signatureTypes.${choice.value}`)}
-                </option>
-              ))}
+              {signatureTypes.map((choice) => {
+                const gate = planGateOf(choice.value);
+                const label = t(`signatureTypes.${choice.value}`);
+                return (
+                  <option
+                    key={choice.value}
+                    value={choice.value}
+                    disabled={!gate.available && choice.value !== signatureType}
+                  >
+                    {gate.available ? label : t('common:planGate.option', { label, reason: gate.reason })}
+                  </option>
+                );
+              })}
             </select>
             {errorsBlock('signatureType')}
           </div>
@@ -317,7 +331,7 @@ export function TaskEditor(props: {
   const listProblems = problems.filter((p) => p.row === null);
   return (
     <form className="task-editor" noValidate onSubmit={(event) => void submit(event)}>
-      <ApiErrorNotice error={failure} onReload={props.onReload} />
+      <ApiErrorNotice error={failure} onReload={props.onReload} action={t('common:failure.actions.saveTasks')} />
       <div ref={summary} tabIndex={-1} role={problems.length > 0 ? 'alert' : undefined} className="task-summary">
         {problems.length > 0 && (
           <div className="form-error">

@@ -21,8 +21,14 @@ export interface DocumentTask {
   status: string;
 }
 
-/** How each sign task signs, by task id (getDocumentTasks; the document's own task list leaves it out). */
-export type SigningOfTask = Map<string, { signatureType: SignatureType | null; twoFactor: TwoFactor }>;
+/**
+ * How each sign task signs, by task id (getDocumentTasks; the document's own task list leaves it out): its type,
+ * code channel, and the boxes its sender placed, which an edit of the plan keeps.
+ */
+export type SigningOfTask = Map<
+  string,
+  { signatureType: SignatureType | null; twoFactor: TwoFactor } & Pick<TaskRow, 'fields' | 'allowSignerPlacements'>
+>;
 
 /** The stored tasks as editor rows, sign tasks with their signature type and two-factor channel. */
 export function rowsOf(tasks: DocumentTask[], signing: SigningOfTask = new Map()): TaskRow[] {
@@ -37,7 +43,12 @@ export function rowsOf(tasks: DocumentTask[], signing: SigningOfTask = new Map()
       required: task.required,
       templateId: task.templateId ?? '',
       ...(task.type === 'sign' && stored
-        ? { signatureType: stored.signatureType ?? undefined, twoFactor: stored.twoFactor }
+        ? {
+            signatureType: stored.signatureType ?? undefined,
+            twoFactor: stored.twoFactor,
+            fields: stored.fields,
+            allowSignerPlacements: stored.allowSignerPlacements,
+          }
         : {}),
     };
   });
@@ -79,7 +90,7 @@ function TaskTable({ tasks, signing }: { tasks: DocumentTask[]; signing: Signing
   if (tasks.length === 0) return <p className="muted">{t('editor.empty')}</p>;
   return (
     <TableScroll label={t('editor.tableLabel')}>
-      <table className="data-table">
+      <table className="data-table tasks-table">
         <thead>
           <tr>
             <th scope="col">{t('editor.order')}</th>
@@ -100,7 +111,7 @@ function TaskTable({ tasks, signing }: { tasks: DocumentTask[]; signing: Signing
               </td>
               <td>{task.role?.name ?? '—'}</td>
               <td>{task.required ? '✓' : '—'}</td>
-              <td>{t(`taskStatuses.${task.status}`, { defaultValue: task.status })}</td>
+              <td className="cell-status">{t(`taskStatuses.${task.status}`, { defaultValue: task.status })}</td>
             </tr>
           ))}
         </tbody>
@@ -132,7 +143,19 @@ export function TasksPanel(props: {
   const signing: SigningOfTask = new Map(
     (planned.data?.data ?? []).map((task) => [
       task.id,
-      { signatureType: task.attributes.signatureType, twoFactor: task.attributes.twoFactor },
+      {
+        signatureType: task.attributes.signatureType,
+        twoFactor: task.attributes.twoFactor,
+        // The stored boxes go back as inputs: the same kind, page, rectangle, flag and label, without their ids.
+        fields: task.attributes.fields.map(({ kind, page, rect, required, label }) => ({
+          kind,
+          page,
+          rect,
+          required,
+          ...(label ? { label } : {}),
+        })),
+        allowSignerPlacements: task.attributes.allowSignerPlacements,
+      },
     ]),
   );
   const signatureTypes: SignatureTypeChoice[] = types.data

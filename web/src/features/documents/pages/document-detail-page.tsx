@@ -9,6 +9,7 @@ import { useCancelDocument } from '../api/cancel-document.ts';
 import { useDocumentProperties, useOneTimeUsers, useRoles, useWorkspace } from '../api/editor-choices.ts';
 import { type DocumentDetail, useDocument } from '../api/get-document.ts';
 import { AttributesForm } from '../components/attributes-form.tsx';
+import { CompletedDownloads } from '../components/completed-downloads.tsx';
 import { DocumentPreview } from '../components/document-preview.tsx';
 import { HistoryPanel } from '../components/history-panel.tsx';
 import type { PropertyField } from '../components/property-inputs.tsx';
@@ -159,7 +160,8 @@ function Loaded({
   return (
     <>
       <Summary attributes={attributes} />
-      <div className="split-layout">
+      {attributes.status === 'completed' && <CompletedDownloads documentId={documentId} />}
+      <div className="split-layout document-layout">
         <section aria-labelledby="document-preview-title" className="panel">
           <h2 id="document-preview-title">{t('detail.previewTitle')}</h2>
           <DocumentPreview
@@ -170,7 +172,7 @@ function Loaded({
           />
         </section>
         <div>
-          {mine && <TaskActions task={mine} documentId={documentId} />}
+          {mine && <TaskActions task={mine} documentId={documentId} documentName={attributes.name} />}
           <TasksPanel
             documentId={documentId}
             lockVersion={attributes.lockVersion}

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { components } from '../../../../../core/contract/api.gen.ts';
 import { downloadedFile, saveBlob } from '../../../api/download.ts';
 import { ApiError, unwrap } from '../../../api/errors.ts';
+import { signerFields } from '../../../components/signing/fields.ts';
 import { oneTimeApi } from '../../../session/session.ts';
 import type { GuestDocument, GuestFlowView, GuestTask } from '../flow-model.ts';
 
@@ -26,6 +27,8 @@ function documentView(doc: DocumentData): GuestDocument {
       signatureType: task.signatureType,
       twoFactor: task.twoFactor,
       requiredPlacement: task.requiredPlacement,
+      fields: signerFields(task.fields),
+      allowSignerPlacements: task.allowSignerPlacements ?? true,
       lockVersion: task.lockVersion,
       runnable: task.runnable,
     })),
@@ -79,6 +82,16 @@ export async function downloadOneTimeDocument(documentId: string) {
 
 export async function saveOneTimeDocument(documentId: string) {
   const { blob, fileName } = await downloadOneTimeDocument(documentId);
+  saveBlob(blob, fileName);
+}
+
+/** GET /onetime/documents/{documentId}/completion-certificate (downloadOneTimeCompletionCertificate), saved. */
+export async function saveOneTimeCompletionCertificate(documentId: string) {
+  const result = await oneTimeApi.GET('/onetime/documents/{documentId}/completion-certificate', {
+    params: { path: { documentId } },
+    parseAs: 'blob',
+  });
+  const { blob, fileName } = await downloadedFile(result, 'certificate.pdf');
   saveBlob(blob, fileName);
 }
 

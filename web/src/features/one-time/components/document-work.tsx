@@ -7,6 +7,7 @@ import {
   approveOneTimeTask,
   readOneTimeTask,
   remandOneTimeDocument,
+  saveOneTimeCompletionCertificate,
   saveOneTimeDocument,
   useGuestDocumentFile,
   useGuestStep,
@@ -46,19 +47,21 @@ function TaskLines({ document: doc }: { document: GuestDocument }) {
   );
 }
 
+/** The PDF (the signed one once complete) and, once complete, the completion certificate. */
 function DownloadButton({ document: doc }: { document: GuestDocument }) {
   const { t } = useTranslation('oneTime');
-  const [pending, setPending] = useState(false);
+  const [pending, setPending] = useState<'file' | 'certificate' | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
-  const download = async () => {
-    setPending(true);
+  const download = async (which: 'file' | 'certificate') => {
+    setPending(which);
     setFailure(null);
     try {
-      await saveOneTimeDocument(doc.id);
+      if (which === 'file') await saveOneTimeDocument(doc.id);
+      else await saveOneTimeCompletionCertificate(doc.id);
     } catch (error) {
       setFailure(error);
     } finally {
-      setPending(false);
+      setPending(null);
     }
   };
   return (
@@ -67,11 +70,21 @@ function DownloadButton({ document: doc }: { document: GuestDocument }) {
       <button
         type="button"
         className={doc.downloadable ? 'button primary' : 'button'}
-        disabled={pending}
-        onClick={() => void download()}
+        disabled={pending !== null}
+        onClick={() => void download('file')}
       >
-        {pending ? t('flow.downloading') : doc.downloadable ? t('flow.downloadSigned') : t('flow.download')}
+        {pending === 'file' ? t('flow.downloading') : doc.downloadable ? t('flow.downloadSigned') : t('flow.download')}
       </button>
+      {doc.downloadable && (
+        <button
+          type="button"
+          className="button"
+          disabled={pending !== null}
+          onClick={() => void download('certificate')}
+        >
+          {pending === 'certificate' ? t('flow.downloading') : t('flow.downloadCertificate')}
+        </button>
+      )}
     </>
   );
 }

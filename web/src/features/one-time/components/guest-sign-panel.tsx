@@ -1,9 +1,11 @@
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors.ts';
 import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
 import { OpenedPdf } from '../../../components/pdf-controls.tsx';
 import { CodeField } from '../../../components/signing/code-field.tsx';
+import { MissingFieldsNotice } from '../../../components/signing/field-box.tsx';
+import { keptPlacements, missingFields } from '../../../components/signing/fields.ts';
 import { PlacementBoard } from '../../../components/signing/placement-board.tsx';
 import type { Placement } from '../../../components/signing/placement.ts';
 import {
@@ -30,7 +32,9 @@ function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSign
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
+  const missingId = useId();
   const { task } = props;
+  const missing = missingFields(task.fields, props.placements);
   // A guest has no phone on file: their second factor is always the proved e-mail address.
   const twoFactor = task.twoFactor === 'none' ? 'none' : 'email';
 
@@ -39,6 +43,7 @@ function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSign
     twoFactor,
     needs: { requiresPin: false, requiredPlacement: task.requiredPlacement },
     placements: props.placements,
+    fields: task.fields,
     pin: '',
     code,
     principalId: '',
@@ -116,7 +121,13 @@ function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSign
       </div>
       <ApiErrorNotice error={failure} />
       <div className="form-actions">
-        <button type="submit" className="button primary" disabled={sign.isPending}>
+        <MissingFieldsNotice id={missingId} missing={missing} />
+        <button
+          type="submit"
+          className="button primary"
+          disabled={sign.isPending || missing.length > 0}
+          aria-describedby={missing.length > 0 ? missingId : undefined}
+        >
           {sign.isPending ? t('form.sending') : t('form.submit')}
         </button>
       </div>
@@ -125,18 +136,24 @@ function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSign
 }
 
 /**
- * Signing as a guest: the document's pages with the placements (a drawn signature, a seal image uploaded on the
- * spot, text), then the e-mail code if the task asks for it, and the signature. The same placement rules and the
- * same PAdES output as a member's signature.
+ * Signing as a guest: the document's pages with the fields the sender placed and the guest's own placements (a drawn
+ * signature, a seal image uploaded on the spot, text), then the e-mail code if the task asks for it, and the
+ * signature. The same placement rules and the same PAdES output as a member's signature.
  */
 export function GuestSignPanel(props: { file: Blob; title: string; task: GuestTask; onSigned: () => void }) {
   const { t } = useTranslation('signing');
   const [placements, setPlacements] = useState<Placement[]>([]);
+  const { fields, allowSignerPlacements } = props.task;
+  // A plan changed under the open screen: fillings of fields it no longer has are dropped, not sent.
+  useEffect(
+    () => setPlacements((current) => keptPlacements(current, fields, allowSignerPlacements)),
+    [fields, allowSignerPlacements],
+  );
   return (
     <>
       <section aria-labelledby="sign-placements-title" className="panel">
         <h2 id="sign-placements-title">{t('placements.title')}</h2>
-        <p className="hint">{t('placements.intro')}</p>
+        <p className="hint">{t(props.task.fields.length > 0 ? 'fields.intro' : 'placements.intro')}</p>
         <OpenedPdf namespace="signing" file={props.file}>
           {(pdf) => (
             <PlacementBoard
@@ -145,6 +162,8 @@ export function GuestSignPanel(props: { file: Blob; title: string; task: GuestTa
               placements={placements}
               onChange={setPlacements}
               sealTool={SealUploadTool}
+              fields={props.task.fields}
+              allowOwn={props.task.allowSignerPlacements}
             />
           )}
         </OpenedPdf>

@@ -28,7 +28,11 @@ function imageAspect(url: string): Promise<number> {
  * A guest has no registered seal images: they pick a PNG or JPEG on the spot, see it, and place it. The image travels
  * inline (a data URL) with the signature, as a drawn signature does.
  */
-export function SealUploadTool(props: { disabled: boolean; onAdd: (seal: SealContent, aspect: number) => void }) {
+export function SealUploadTool(props: {
+  disabled: boolean;
+  onAdd: (seal: SealContent, aspect: number) => void;
+  addLabel?: string;
+}) {
   const { t } = useTranslation('oneTime');
   const id = useId();
   const [image, setImage] = useState<{ url: string; aspect: number } | null>(null);
@@ -90,7 +94,7 @@ export function SealUploadTool(props: { disabled: boolean; onAdd: (seal: SealCon
         disabled={props.disabled || !image}
         onClick={() => image && props.onAdd({ image: image.url }, image.aspect)}
       >
-        {t('seal.add')}
+        {props.addLabel ?? t('seal.add')}
       </button>
     </fieldset>
   );

@@ -15,7 +15,7 @@ export function DocumentListEditor(props: {
   const set = (index: number, patch: Partial<DocumentRow>) =>
     onChange(value.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   const label = (field: string, index: number) =>
-    `${t(`documents.${field}`)} (${t('documents.rowLabel', { row: index + 1 })})`;
+    t('documents.fieldInRow', { field: t(`documents.${field}`), row: index + 1 });
 
   return (
     <RowListFieldset

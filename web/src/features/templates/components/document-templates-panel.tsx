@@ -99,7 +99,7 @@ export function DocumentTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
         value={list.params.q}
         onSearch={list.setSearch}
       />
-      <ApiErrorNotice error={failure} />
+      <ApiErrorNotice error={failure} action={t('common:failure.actions.deleteTemplate')} />
       <PagedTable
         idPrefix="document-templates"
         list={list}

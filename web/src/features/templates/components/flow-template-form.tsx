@@ -40,7 +40,11 @@ export function FlowTemplateForm(props: {
 
   return (
     <form onSubmit={form.submit} noValidate className="admin-form">
-      <ApiErrorNotice error={form.failure} onReload={props.onReload} />
+      <ApiErrorNotice
+        error={form.failure}
+        onReload={props.onReload}
+        action={t('common:failure.actions.saveTemplate')}
+      />
       <div className="form-grid">
         <FormField {...field('name')} required />
         <FormField {...field('systemLinkId')} hint={t('hints.systemLinkId')} />

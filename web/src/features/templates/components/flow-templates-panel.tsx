@@ -93,7 +93,7 @@ export function FlowTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
         value={list.params.q}
         onSearch={list.setSearch}
       />
-      <ApiErrorNotice error={failure} />
+      <ApiErrorNotice error={failure} action={t('common:failure.actions.deleteTemplate')} />
       <PagedTable
         idPrefix="flow-templates"
         list={list}

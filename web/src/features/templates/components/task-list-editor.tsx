@@ -23,7 +23,7 @@ export function TaskListEditor(props: {
   const { value, onChange } = props;
   const set = (index: number, patch: Partial<TaskRow>) =>
     onChange(value.map((task, i) => (i === index ? { ...task, ...patch } : task)));
-  const label = (field: string, index: number) => `${t(`tasks.${field}`)} (${t('tasks.rowLabel', { row: index + 1 })})`;
+  const label = (field: string, index: number) => t('tasks.fieldInRow', { field: t(`tasks.${field}`), row: index + 1 });
 
   return (
     <RowListFieldset

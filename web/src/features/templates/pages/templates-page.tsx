@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
+import { PlanGate } from '../../../components/plan-gate.tsx';
 import { useCurrentUser } from '../../../session/current-user.ts';
 import { DocumentTemplatesPanel } from '../components/document-templates-panel.tsx';
 import { FlowTemplatesPanel } from '../components/flow-templates-panel.tsx';
@@ -12,7 +13,10 @@ registerCatalogue('templates', { ja, en });
 const TABS = ['documents', 'flows'] as const;
 type Tab = (typeof TABS)[number];
 
-/** /organizations/templates: document templates and business flow templates, one tab each. */
+/**
+ * /organizations/templates: document templates and business flow templates, one tab each; on a plan without
+ * templates (free) the reason instead (which plan has them).
+ */
 export function TemplatesPage() {
   const { t } = useTranslation(['templates', 'common']);
   const isAdmin = useCurrentUser().data?.attributes.isAdmin ?? false;
@@ -22,6 +26,22 @@ export function TemplatesPage() {
     document.title = `${t('title')} | ${t('common:appName')}`;
   }, [t]);
 
+  return (
+    <section aria-labelledby="templates-title" className="admin-screen">
+      <div className="screen-header">
+        <h1 id="templates-title">{t('title')}</h1>
+      </div>
+      <p className="muted">{t('intro')}</p>
+      <PlanGate feature="templates">
+        <TemplateTabs tab={tab} setTab={setTab} isAdmin={isAdmin} />
+      </PlanGate>
+    </section>
+  );
+}
+
+/** The two tabs and their panels (only on plans with templates). */
+function TemplateTabs({ tab, setTab, isAdmin }: { tab: Tab; setTab: (tab: Tab) => void; isAdmin: boolean }) {
+  const { t } = useTranslation('templates');
   // Arrow keys move between the tabs, as the WAI-ARIA tabs pattern expects.
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
@@ -29,13 +49,8 @@ export function TemplatesPage() {
     setTab(next);
     document.getElementById(`templates-tab-${next}`)?.focus();
   };
-
   return (
-    <section aria-labelledby="templates-title" className="admin-screen">
-      <div className="screen-header">
-        <h1 id="templates-title">{t('title')}</h1>
-      </div>
-      <p className="muted">{t('intro')}</p>
+    <>
       <div role="tablist" aria-label={t('tabs.label')} className="tabs" onKeyDown={onKeyDown}>
         {TABS.map((key) => (
           <button
@@ -56,6 +71,6 @@ export function TemplatesPage() {
       <div id={`templates-panel-${tab}`} role="tabpanel" aria-labelledby={`templates-tab-${tab}`}>
         {tab === 'documents' ? <DocumentTemplatesPanel isAdmin={isAdmin} /> : <FlowTemplatesPanel isAdmin={isAdmin} />}
       </div>
-    </section>
+    </>
   );
 }
