@@ -9,15 +9,22 @@
  *   GET /healthz                               the framework ceiling (no database);
  *   GET /core/v1/business-flows                newest first, 20 a page, with meta.total;
  *   POST /core/v1/business-flows/search        amount range;
- *   POST /core/v1/business-flows/search        transaction date range AND amount range AND counterparty contains.
+ *   POST /core/v1/business-flows/search        transaction date range AND amount range AND counterparty contains;
+ *   GET /core/v1/tasks/mine                    the owner's executable tasks, 20 a page (the inbox's first section);
+ *   GET /core/v1/me/inbox                      the home screen: five sections with capped counts and warnings.
+ * For the inbox the seed also has what a living organization has: every tenth flow's tasks wait on another group
+ * (waiting for others), completed flows carry their completion time (the last 30 days: completed recently), one
+ * flow in fifty has a remanded document, one in a thousand a document the malware scan stopped, and the owner has
+ * 200 drafts.
  * Latency percentiles (p50/p95/p99) come from every response's own time, recorded by this process.
  *
  * Needs PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows, created and
- * dropped by the run); the seed stays if BENCH_KEEP=1. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
+ * dropped by the run); the seed stays if BENCH_KEEP=1, and a later run with BENCH_KEEP=1 measures that seed again
+ * instead of seeding anew. BENCH_ONLY=inbox,tasks loads only the targets whose label holds one of those words. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP_SECONDS (2), BENCH_FLOWS, BENCH_DOCUMENTS_PER_FLOW, BENCH_WORKSPACES (20).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +45,8 @@ const WARMUP_SECONDS = intFromEnv('BENCH_WARMUP_SECONDS', 2, 0);
 const FLOWS = intFromEnv('BENCH_FLOWS', 100_000, 1);
 const DOCUMENTS_PER_FLOW = intFromEnv('BENCH_DOCUMENTS_PER_FLOW', 10, 0);
 const WORKSPACES = intFromEnv('BENCH_WORKSPACES', 20, 1);
+/** BENCH_ONLY=inbox,tasks: load only the targets whose label contains one of these (GET /healthz always). */
+const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((part) => part.trim()) : null;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows';
 
 interface Target {
@@ -131,6 +140,12 @@ async function seed(client: pg.Client, loginId: string): Promise<Seeded> {
     [loginId],
   );
   const { user_id: userId, organization_id: org, group_id: groupId } = rows[0];
+  // A group the owner is not in: its tasks wait on others (the inbox's "waiting for others").
+  const otherGroup = await client.query(
+    `INSERT INTO groups (organization_id, name) VALUES ($1, '他部署') RETURNING id`,
+    [org],
+  );
+  const otherGroupId = otherGroup.rows[0].id as string;
   await client.query(`UPDATE organizations SET plan = 'professional' WHERE id = $1`, [org]);
   const property = async (name: string, inputType: number, extra: Record<string, unknown>) => {
     const columns = ['organization_id', 'name', 'input_type', 'scope', ...Object.keys(extra)];
@@ -153,7 +168,8 @@ async function seed(client: pg.Client, loginId: string): Promise<Seeded> {
   );
   await client.query(
     `INSERT INTO workspace_participants (organization_id, workspace_id, kind, group_id, is_public, is_editable)
-       SELECT $1, id, 'group', $2, true, true FROM workspaces WHERE organization_id = $1`,
+       SELECT $1, id, 'group', $2, true, true FROM workspaces WHERE organization_id = $1
+       ON CONFLICT DO NOTHING`,
     [org, groupId],
   );
   const started = Date.now();
@@ -201,17 +217,99 @@ async function seed(client: pg.Client, loginId: string): Promise<Seeded> {
          FROM documents WHERE organization_id = $1`,
     [org],
   );
+  // Flow i's tasks: the owner's group, or (every tenth flow) the other group.
   await client.query(
-    `INSERT INTO tasks (organization_id, document_id, task_order, type, assignee_kind, group_id, required, status)
-       SELECT $1, id, 1, 'approve', 'group', $2, true, CASE WHEN status = 'completed' THEN 'completed' ELSE 'active' END
-         FROM documents WHERE organization_id = $1`,
-    [org, groupId],
+    `INSERT INTO tasks (organization_id, document_id, task_order, type, assignee_kind, group_id, required, status, updated_at)
+       SELECT $1, d.id, 1, 'approve', 'group',
+              CASE WHEN substring(f.name from 4)::int % 10 = 0 THEN $3::uuid ELSE $2::uuid END, true,
+              CASE WHEN d.status = 'completed' THEN 'completed' ELSE 'active' END, d.created_at
+         FROM documents d JOIN business_flows f ON f.id = d.business_flow_id WHERE d.organization_id = $1`,
+    [org, groupId, otherGroupId],
   );
   console.log(`  versions and tasks in ${((Date.now() - step) / 1000).toFixed(1)} s`);
+  step = Date.now();
+  await client.query(
+    `UPDATE business_flows SET completed_at = created_at + interval '1 hour'
+      WHERE organization_id = $1 AND status = 'complete'`,
+    [org],
+  );
+  await client.query(
+    `WITH firsts AS (
+       SELECT DISTINCT ON (d.business_flow_id) d.id, d.created_at FROM documents d
+         JOIN business_flows f ON f.id = d.business_flow_id
+        WHERE f.organization_id = $1 AND f.status = 'in_progress' AND substring(f.name from 4)::int % 50 = 1
+        ORDER BY d.business_flow_id, d.created_at, d.id),
+     remanded AS (UPDATE documents d SET status = 'remanded' FROM firsts WHERE d.id = firsts.id RETURNING d.id)
+     INSERT INTO document_events (organization_id, document_id, kind, reason, to_order, actor_user_id)
+       SELECT $1, id, 'remanded', '金額を確認してください', 1, $2 FROM remanded`,
+    [org, userId],
+  );
+  await client.query(
+    `UPDATE document_versions v SET scan_status = 'malicious' FROM documents d JOIN business_flows f ON f.id = d.business_flow_id
+      WHERE v.document_id = d.id AND f.organization_id = $1 AND f.status = 'in_progress'
+        AND substring(f.name from 4)::int % 1000 = 2`,
+    [org],
+  );
+  await client.query(
+    `INSERT INTO business_flows (organization_id, workspace_id, name, status, created_by, created_at, updated_at)
+       SELECT $1, (SELECT min(id::text)::uuid FROM workspaces WHERE organization_id = $1), '下書き ' || i, 'draft', $2,
+              now() - make_interval(mins => i), now() - make_interval(mins => i)
+         FROM generate_series(1, 200) AS i`,
+    [org, userId],
+  );
+  console.log(
+    `  inbox data (completion times, remands, blocked files, drafts) in ${((Date.now() - step) / 1000).toFixed(1)} s`,
+  );
   step = Date.now();
   await client.query('VACUUM ANALYZE');
   console.log(`  VACUUM ANALYZE in ${((Date.now() - step) / 1000).toFixed(1)} s`);
   return { workspaceId: workspaces.rows[0].id, amountId, dateId, counterpartyId };
+}
+
+/**
+ * With BENCH_KEEP=1, a database seeded by an earlier run (its owner signed up as `bench-…` with BENCH_FLOWS flows and
+ * the inbox data) is measured again as it is: seeding takes minutes, measuring an index or a query change does not.
+ */
+async function keptSeed(client: pg.Client): Promise<{ loginId: string; seeded: Seeded } | null> {
+  const exists = await client.query(`SELECT to_regclass('public.users') IS NOT NULL AS ready`);
+  if (!exists.rows[0].ready) return null;
+  const { rows } = await client.query(
+    `SELECT u.login_id, u.organization_id,
+            (SELECT min(w.id::text) FROM workspaces w WHERE w.organization_id = u.organization_id) AS workspace_id,
+            (SELECT p.id FROM custom_properties p WHERE p.organization_id = u.organization_id AND p.name = '取引金額') AS amount_id,
+            (SELECT p.id FROM custom_properties p WHERE p.organization_id = u.organization_id AND p.name = '取引年月日') AS date_id,
+            (SELECT p.id FROM custom_properties p WHERE p.organization_id = u.organization_id AND p.name = '取引先') AS counterparty_id
+       FROM users u
+      WHERE u.login_id LIKE 'bench-%'
+        AND EXISTS (SELECT 1 FROM business_flows f WHERE f.organization_id = u.organization_id AND f.name = '下書き 200')
+        AND (SELECT count(*) FROM business_flows f WHERE f.organization_id = u.organization_id AND f.status <> 'draft') = $1
+      LIMIT 1`,
+    [FLOWS],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    loginId: row.login_id,
+    seeded: {
+      workspaceId: row.workspace_id,
+      amountId: row.amount_id,
+      dateId: row.date_id,
+      counterpartyId: row.counterparty_id,
+    },
+  };
+}
+
+/** Signs the kept seed's owner in (bench/api.ts signs every owner up with the same password). */
+async function signIn(base: string, loginId: string): Promise<string> {
+  const terms = await call<{ data: { id: string } }>(base, 'GET', '/core/v1/terms/current', 200);
+  const auth = await call<{ data: { attributes: { authorizationToken: string } } }>(
+    base,
+    'POST',
+    '/core/v1/auth',
+    201,
+    { data: { type: 'Auth', attributes: { loginId, password: 'Load2test9', acceptTermId: terms.data.id } } },
+  );
+  return auth.data.attributes.authorizationToken;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -298,37 +396,56 @@ function printTable(title: string, targets: Target[], figures: Figures[]): void 
 async function main(): Promise<void> {
   const keep = process.env.BENCH_KEEP === '1';
   await recreateDatabase(DATABASE_URL, keep);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-flows-'));
+  // A kept database opens only with the master key it was created with: its data folder (master.key) stays too.
+  const dataDir = keep
+    ? path.join(os.tmpdir(), `keiyaku-bench-flows-${new URL(DATABASE_URL).pathname.slice(1)}`)
+    : await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-flows-'));
+  await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   console.log(`Starting Keiyaku on PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)}) ...`);
   const server = await startServer(port, dataDir);
   const client = new pg.Client({ connectionString: DATABASE_URL });
   try {
     const base = `http://127.0.0.1:${port}`;
-    const { token, loginId } = await signUpAndIn(base);
     await client.connect();
-    console.log(`Seeding ${FLOWS.toLocaleString('en-US')} flows × ${DOCUMENTS_PER_FLOW} documents ...`);
-    const seeded = await seed(client, loginId);
+    const kept = keep ? await keptSeed(client) : null;
+    let token: string;
+    let seeded: Seeded;
+    if (kept) {
+      console.log(`Reusing the kept seed of ${kept.loginId} (BENCH_KEEP=1); ANALYZE ...`);
+      await client.query('ANALYZE');
+      token = await signIn(base, kept.loginId);
+      seeded = kept.seeded;
+    } else {
+      const owner = await signUpAndIn(base);
+      token = owner.token;
+      console.log(`Seeding ${FLOWS.toLocaleString('en-US')} flows × ${DOCUMENTS_PER_FLOW} documents ...`);
+      seeded = await seed(client, owner.loginId);
+    }
     const amount = { propertyId: seeded.amountId, from: '1000000', to: '1500000' };
     const date = { propertyId: seeded.dateId, from: '2023-04-01', to: '2023-06-30' };
     const counterparty = { propertyId: seeded.counterpartyId, contains: '取引先1' };
-    const targets: Target[] = [
-      { label: 'GET /healthz', path: '/healthz' },
-      { label: 'GET /business-flows (page 1 of 20)', path: '/core/v1/business-flows?page%5Bsize%5D=20' },
-      {
-        label: 'POST search: amount range',
-        path: '/core/v1/business-flows/search',
-        method: 'POST',
-        body: { filter: { properties: [amount] }, page: { size: 20 } },
-      },
-      {
-        label: 'POST search: date AND amount AND counterparty',
-        path: '/core/v1/business-flows/search',
-        method: 'POST',
-        body: { filter: { properties: [date, amount, counterparty] }, page: { size: 20 } },
-      },
-    ];
-    for (const target of targets.slice(1)) {
+    const targets = (
+      [
+        { label: 'GET /healthz', path: '/healthz' },
+        { label: 'GET /business-flows (page 1 of 20)', path: '/core/v1/business-flows?page%5Bsize%5D=20' },
+        {
+          label: 'POST search: amount range',
+          path: '/core/v1/business-flows/search',
+          method: 'POST',
+          body: { filter: { properties: [amount] }, page: { size: 20 } },
+        },
+        {
+          label: 'POST search: date AND amount AND counterparty',
+          path: '/core/v1/business-flows/search',
+          method: 'POST',
+          body: { filter: { properties: [date, amount, counterparty] }, page: { size: 20 } },
+        },
+        { label: 'GET /tasks/mine (page 1 of 20)', path: '/core/v1/tasks/mine?page%5Bsize%5D=20' },
+        { label: 'GET /me/inbox', path: '/core/v1/me/inbox' },
+      ] as Target[]
+    ).filter((target, i) => i === 0 || !ONLY || ONLY.some((part) => target.label.includes(part)));
+    for (const target of targets.slice(1).filter((target) => target.label !== 'GET /me/inbox')) {
       const answer = await call<{ meta: { total: number } }>(
         base,
         target.method ?? 'GET',
@@ -339,6 +456,21 @@ async function main(): Promise<void> {
       );
       console.log(`  ${target.label}: ${answer.meta.total.toLocaleString('en-US')} matches`);
     }
+    const inbox = await call<{ data: { attributes: Record<string, any> } }>(
+      base,
+      'GET',
+      '/core/v1/me/inbox',
+      200,
+      undefined,
+      token,
+    );
+    const shown = (section: { count: number; capped: boolean }) =>
+      `${section.count.toLocaleString('en-US')}${section.capped ? '+' : ''}`;
+    const sections = ['waitingForMe', 'waitingForOthers', 'drafts', 'completedRecently', 'remandedToMe'];
+    console.log(
+      `  GET /me/inbox: ${sections.map((name) => `${name} ${shown(inbox.data.attributes[name])}`).join(', ')}; ` +
+        `warnings ${inbox.data.attributes.warnings.map((w: { code: string }) => w.code).join(', ') || 'none'}`,
+    );
     const cpus = os.cpus();
     for (const connections of CONNECTIONS) {
       const figures: Figures[] = [];
@@ -361,8 +493,10 @@ async function main(): Promise<void> {
     await client.end().catch(() => undefined);
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
-    await rm(dataDir, { recursive: true, force: true });
-    if (!keep) await dropDatabase(DATABASE_URL);
+    if (!keep) {
+      await rm(dataDir, { recursive: true, force: true });
+      await dropDatabase(DATABASE_URL);
+    }
   }
 }
 

@@ -15,18 +15,31 @@ export interface MyTasksQuery extends ListQuery {
   'filter[type]'?: 'sign' | 'approve' | 'read';
 }
 
-function myTaskScope(knex: Knex, principal: Principal) {
-  const scope = knex('tasks as t')
+/**
+ * The tasks the caller can execute now, over `tasks as t`, `documents as d` and `business_flows as f` with nothing
+ * selected: the rule of this list, shared with the inbox (core/modules/inbox) so both always agree.
+ */
+export function executableTasks(knex: Knex, principal: Principal) {
+  return whereAssignedTo(knex, liveTasks(knex), principal);
+}
+
+/** Tasks anyone could execute now (active, at their document's current order, the flow not cancelled), unassigned. */
+export function liveTasks(knex: Knex) {
+  return knex('tasks as t')
     .join('documents as d', (j) => j.on('d.id', 't.document_id').andOn('d.current_order', 't.task_order'))
     .join('business_flows as f', 'f.id', 'd.business_flow_id')
+    .where('t.status', 'active')
+    .whereIn('d.status', ['in_progress', 'remanded'])
+    .whereNot('f.status', 'cancelled');
+}
+
+function myTaskScope(knex: Knex, principal: Principal) {
+  return executableTasks(knex, principal)
     .join('workspaces as w', 'w.id', 'f.workspace_id')
     .join('organizations as wo', 'wo.id', 'w.organization_id')
     .leftJoin('roles as r', 'r.id', 't.role_id')
     .leftJoin('groups as g', 'g.id', 't.group_id')
     .leftJoin('organizations as o', 'o.id', 't.partner_organization_id')
-    .where('t.status', 'active')
-    .whereIn('d.status', ['in_progress', 'remanded'])
-    .whereNot('f.status', 'cancelled')
     .select(
       't.*',
       'r.name as role_name',
@@ -44,7 +57,6 @@ function myTaskScope(knex: Knex, principal: Principal) {
         '(SELECT v.scan_status FROM document_versions v WHERE v.document_id = d.id ORDER BY v.version DESC LIMIT 1) AS scan_status',
       ),
     );
-  return whereAssignedTo(knex, scope, principal);
 }
 
 function myTaskResource(row: Record<string, any>) {
