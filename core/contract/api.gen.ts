@@ -24,7 +24,9 @@ export interface paths {
          *     attempts on one user ID a minute (429 `TOO_MANY_REQUESTS` with `Retry-After`). A temporary password answers 403
          *     `INITIAL_PASSWORD_CHANGE_REQUIRED`, an expired one 403 `PASSWORD_EXPIRED`; both are changed through
          *     `changePasswordAndSignIn`. A user who has not agreed to the terms in force must send their id as
-         *     `acceptTermId` (422 `TERMS_NOT_AGREED` otherwise).
+         *     `acceptTermId` (422 `TERMS_NOT_AGREED` otherwise). These three errors carry `meta.params.termsConsent` when
+         *     the terms still need agreeing: `first` (the user never agreed to any terms: an invited user's first sign-in)
+         *     or `revised` (they agreed to an older version), so the screen asks for the consent up front and words it.
          */
         post: operations["signIn"];
         /**
@@ -230,7 +232,9 @@ export interface paths {
          *       task in, newest first;
          *     - `remandedToMe`: remanded documents of flows the caller created (or that they uploaded), oldest remand
          *       first, with the `reason` and who remanded as `counterparty`.
-         *     A count is exact up to 1,000; above, it says 1000 with `capped: true` (shown as "1,000+").
+         *     A count is exact up to 1,000; above, it says 1000 with `capped: true` (shown as "1,000+"). The
+         *     waiting-for-others count reads at most 2,002 waiting tasks: with more, it is the number of flows among them
+         *     (a lower bound) with `capped: true` (shown as "N+").
          *     Warnings: `E_CERTIFICATE_EXPIRING` (within 30 days; params `expiresAt`, `days`), `E_CERTIFICATE_EXPIRED`
          *     (`expiresAt`), `EMAIL_NOT_CONFIRMED` (`email`), `DOCUMENTS_BLOCKED_BY_SCAN` (`count`, `capped`: documents
          *     of flows the caller can see whose latest file the malware scan found malicious or could not scan).
@@ -3225,7 +3229,7 @@ export interface components {
         };
         InboxSection: {
             count: number;
-            /** @description There are more than 1,000 (count says 1000). */
+            /** @description There are more than `count` (1,000, or a lower bound: see getInbox). */
             capped: boolean;
             items: components["schemas"]["InboxItem"][];
         };

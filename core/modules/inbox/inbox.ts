@@ -197,9 +197,9 @@ const WAITING_SAMPLE = 2 * (INBOX_COUNT_CAP + 1);
  * so the lookups stop with the rows read). The organizations: the caller's own, those of the workspaces they may
  * edit, and those of the flows in progress they created (a skip scan of business_flows_creator_org).
  *
- * `sample` reads at most WAITING_SAMPLE such rows and counts their distinct flows: when it read fewer rows, every
- * row was seen and the count is exact; when it met more than the cap, the answer is "1,000+". Only otherwise (many
- * waiting tasks per flow) `full` counts every distinct flow, up to the cap.
+ * It reads at most WAITING_SAMPLE such rows and counts their distinct flows: when it read fewer rows, every row was
+ * seen and the count is exact; otherwise (more waiting tasks than that) the flows it met are a lower bound, answered
+ * as "N+" (`capped`): counting every distinct flow exactly took half a second at 100,000 flows.
  */
 function waitingForOthersCount(knex: Knex, principal: Principal) {
   const bindings = {
@@ -245,25 +245,18 @@ function waitingForOthersCount(knex: Knex, principal: Principal) {
                  AND od.status IN ('in_progress', 'remanded') AND EXISTS :scope) AS flow_id
         FROM others ot OFFSET 0
     )`;
-  return {
-    sample: knex.raw(
-      `${waiting} SELECT count(DISTINCT flow_id) AS flows, count(*) AS rows
-         FROM (SELECT flow_id FROM waiting WHERE flow_id IS NOT NULL LIMIT ${WAITING_SAMPLE}) AS s`,
-      bindings,
-    ),
-    full: knex.raw(
-      `${waiting} SELECT count(*) AS flows
-         FROM (SELECT DISTINCT flow_id FROM waiting WHERE flow_id IS NOT NULL LIMIT ${INBOX_COUNT_CAP + 1}) AS s`,
-      bindings,
-    ),
-  };
+  return knex.raw(
+    `${waiting} SELECT count(DISTINCT flow_id) AS flows, count(*) AS rows
+       FROM (SELECT flow_id FROM waiting WHERE flow_id IS NOT NULL LIMIT ${WAITING_SAMPLE}) AS s`,
+    bindings,
+  );
 }
 
-async function countWaitingForOthers(knex: Knex, principal: Principal): Promise<number> {
-  const { sample, full } = waitingForOthersCount(knex, principal);
-  const first = (await sample).rows[0] as { flows: string; rows: string };
-  if (Number(first.rows) < WAITING_SAMPLE || Number(first.flows) > INBOX_COUNT_CAP) return Number(first.flows);
-  return Number(((await full).rows[0] as { flows: string }).flows);
+async function countWaitingForOthers(knex: Knex, principal: Principal): Promise<InboxCount> {
+  const first = (await waitingForOthersCount(knex, principal)).rows[0] as { flows: string; rows: string };
+  const flows = Number(first.flows);
+  if (Number(first.rows) < WAITING_SAMPLE) return cappedOf(flows);
+  return { count: Math.min(flows, INBOX_COUNT_CAP), capped: true };
 }
 
 function waitingForOthers(knex: Knex, principal: Principal): Section {
@@ -489,7 +482,10 @@ export async function inboxOf(knex: Knex, principal: Principal, now: Date) {
   const attributes = Object.fromEntries(
     SECTIONS.map((name) => [
       name,
-      { ...cappedOf(row[`${name}_count`]), items: (row[`${name}_items`] as any[]).map(sections[name].item) },
+      {
+        ...(name === 'waitingForOthers' ? row.waitingForOthers_count : cappedOf(row[`${name}_count`])),
+        items: (row[`${name}_items`] as any[]).map(sections[name].item),
+      },
     ]),
   ) as Record<(typeof SECTIONS)[number], InboxCount & { items: InboxItem[] }>;
   return {
