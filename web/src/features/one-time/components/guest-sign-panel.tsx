@@ -1,37 +1,26 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/errors.ts';
-import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
+import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { OpenedPdf } from '../../../components/pdf-controls.tsx';
 import { CodeField } from '../../../components/signing/code-field.tsx';
+import { SignErrorSummary, useSignSubmit } from '../../../components/signing/use-sign-submit.tsx';
 import { MissingFieldsNotice } from '../../../components/signing/field-box.tsx';
 import { keptPlacements, missingFields } from '../../../components/signing/fields.ts';
 import { PlacementBoard } from '../../../components/signing/placement-board.tsx';
 import type { Placement } from '../../../components/signing/placement.ts';
-import {
-  fieldOfPointer,
-  type SignDraft,
-  type SignField,
-  signAttributes,
-  signProblems,
-} from '../../../components/signing/sign-request.ts';
+import type { SignDraft } from '../../../components/signing/sign-request.ts';
 import { signOneTimeTask, useGuestStep, useRequestOneTimeSigningCode } from '../api/guest-flow.ts';
 import type { GuestTask } from '../flow-model.ts';
 import { SealUploadTool } from './seal-upload-tool.tsx';
 
-type FieldErrors = Partial<Record<SignField, string[]>>;
-
 /** The sign form under the pages: the e-mail code when the task asks for it, a comment, and the sign button. */
 function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSigned: () => void }) {
   const { t } = useTranslation(['signing', 'oneTime']);
-  const errorText = useErrorText();
   const sign = useGuestStep(signOneTimeTask);
+  const { errors, clear, failure, summary, submit } = useSignSubmit(sign.mutateAsync, props.onSigned);
   const codeRequest = useRequestOneTimeSigningCode();
-  const summary = useRef<HTMLDivElement>(null);
   const [code, setCode] = useState('');
   const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
   const missingId = useId();
   const { task } = props;
   const missing = missingFields(task.fields, props.placements);
@@ -50,48 +39,9 @@ function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSign
     comment,
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const found: FieldErrors = {};
-    for (const problem of signProblems(draft)) (found[problem.field] ??= []).push(t(`form.${problem.key}`));
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      summary.current?.focus();
-      return;
-    }
-    try {
-      await sign.mutateAsync({ taskId: task.id, attributes: signAttributes(draft, task.lockVersion) });
-      props.onSigned();
-    } catch (error) {
-      const placed: FieldErrors = {};
-      if (error instanceof ApiError) {
-        for (const item of error.errors) {
-          const field = fieldOfPointer(item.source?.pointer);
-          if (field) (placed[field] ??= []).push(errorText(new ApiError(error.status, [item])));
-        }
-      }
-      setErrors(placed);
-      if (Object.keys(placed).length === 0) setFailure(error);
-      else summary.current?.focus();
-    }
-  };
-
-  const listed = Object.values(errors).flatMap((messages) => messages ?? []);
   return (
-    <form className="sign-form" noValidate onSubmit={(event) => void submit(event)}>
-      <div ref={summary} tabIndex={-1} role={listed.length > 0 ? 'alert' : undefined} className="task-summary">
-        {listed.length > 0 && (
-          <div className="form-error">
-            <p>{t('form.summaryTitle')}</p>
-            <ul>
-              {listed.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </div>
+    <form className="sign-form" noValidate onSubmit={(event) => void submit(event, task.id, draft, task.lockVersion)}>
+      <SignErrorSummary summary={summary} errors={errors} />
       {twoFactor === 'email' && (
         <CodeField
           channel="email"
@@ -105,7 +55,7 @@ function GuestSignForm(props: { task: GuestTask; placements: Placement[]; onSign
           errors={errors.code ?? []}
           onChange={(value) => {
             setCode(value);
-            setErrors({ ...errors, code: undefined });
+            clear('code');
           }}
         />
       )}

@@ -1,29 +1,20 @@
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../api/errors.ts';
-import { ApiErrorNotice, useErrorText } from '../../../components/api-error-notice.tsx';
+import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import type { SignTask } from '../api/get-sign-task.ts';
 import { usePrincipals } from '../api/list-principals.ts';
 import { useSignTask } from '../api/sign-task.ts';
 import { CodeField } from '../../../components/signing/code-field.tsx';
+import { SignErrorSummary, useSignSubmit } from '../../../components/signing/use-sign-submit.tsx';
 import { MissingFieldsNotice } from '../../../components/signing/field-box.tsx';
 import { missingFields, type SignerField } from '../../../components/signing/fields.ts';
 import type { Placement } from '../../../components/signing/placement.ts';
-import {
-  fieldOfPointer,
-  type SignDraft,
-  type SignField,
-  signAttributes,
-  signProblems,
-  type TypeNeeds,
-} from '../../../components/signing/sign-request.ts';
+import { type SignDraft, type TypeNeeds } from '../../../components/signing/sign-request.ts';
 import { useRequestSigningCode } from '../api/request-signing-code.ts';
 import { EmailConfirmationNotice } from './email-confirmation-notice.tsx';
-
-type FieldErrors = Partial<Record<SignField, string[]>>;
 
 function PrincipalField(props: { value: string; errors: string[]; onChange: (userId: string) => void }) {
   const { t } = useTranslation('signing');
@@ -74,16 +65,13 @@ export function SignForm(props: {
   onSigned: () => void;
 }) {
   const { t } = useTranslation('signing');
-  const errorText = useErrorText();
   const sign = useSignTask();
+  const { errors, clear, failure, summary, submit } = useSignSubmit(sign.mutateAsync, props.onSigned);
   const codeRequest = useRequestSigningCode();
-  const summary = useRef<HTMLDivElement>(null);
   const [pin, setPin] = useState('');
   const [code, setCode] = useState('');
   const [principalId, setPrincipalId] = useState('');
   const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<unknown>(null);
   const missingId = useId();
   const { signatureType, twoFactor, lockVersion } = props.task.attributes;
   const missing = missingFields(props.fields, props.placements);
@@ -99,50 +87,10 @@ export function SignForm(props: {
     principalId,
     comment,
   };
-  const clear = (field: SignField) => setErrors({ ...errors, [field]: undefined });
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const found: FieldErrors = {};
-    for (const problem of signProblems(draft)) (found[problem.field] ??= []).push(t(`form.${problem.key}`));
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      summary.current?.focus();
-      return;
-    }
-    try {
-      await sign.mutateAsync({ taskId: props.task.id, attributes: signAttributes(draft, lockVersion) });
-      props.onSigned();
-    } catch (error) {
-      const placed: FieldErrors = {};
-      if (error instanceof ApiError) {
-        for (const item of error.errors) {
-          const field = fieldOfPointer(item.source?.pointer);
-          if (field) (placed[field] ??= []).push(errorText(new ApiError(error.status, [item])));
-        }
-      }
-      setErrors(placed);
-      if (Object.keys(placed).length === 0) setFailure(error);
-      else summary.current?.focus();
-    }
-  };
-
-  const listed = Object.values(errors).flatMap((messages) => messages ?? []);
   return (
-    <form className="sign-form" noValidate onSubmit={(event) => void submit(event)}>
-      <div ref={summary} tabIndex={-1} role={listed.length > 0 ? 'alert' : undefined} className="task-summary">
-        {listed.length > 0 && (
-          <div className="form-error">
-            <p>{t('form.summaryTitle')}</p>
-            <ul>
-              {listed.map((message) => (
-                <li key={message}>{message}</li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </div>
+    <form className="sign-form" noValidate onSubmit={(event) => void submit(event, props.task.id, draft, lockVersion)}>
+      <SignErrorSummary summary={summary} errors={errors} />
       {signatureType === 'proxy' && (
         <PrincipalField
           value={principalId}
