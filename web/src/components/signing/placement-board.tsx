@@ -1,4 +1,4 @@
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageImage, PageSteps } from '../pdf-controls.tsx';
@@ -6,6 +6,7 @@ import { usePageCanvas } from '../pdf-document.ts';
 import {
   defaultBox,
   type PageMapping,
+  pageMapping,
   type Placement,
   type PlacementKind,
   toPdfRect,
@@ -19,17 +20,6 @@ import './signing-parts.css';
 import { PlacementBox } from './placement-box.tsx';
 import { PlacementContent } from './placement-content.tsx';
 import { PlacementTools, type SealTool } from './placement-tools.tsx';
-
-/** The mapping between the page as drawn (CSS pixels) and PDF points, from pdf.js's viewport at that scale. */
-function mappingOf(page: PDFPageProxy, scale: number): PageMapping {
-  const viewport = page.getViewport({ scale });
-  return {
-    width: viewport.width,
-    height: viewport.height,
-    toPdf: (x, y) => viewport.convertToPdfPoint(x, y) as [number, number],
-    toScreen: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
-  };
-}
 
 let placementCounter = 0;
 const newKey = () => `placement-${(placementCounter += 1)}`;
@@ -102,7 +92,7 @@ export function PlacementBoard(props: {
   const [drawing, setDrawing] = useState<{ field: SignerField | null } | null>(null);
   const [filling, setFilling] = useState<SignerField | null>(null);
   const { frame, canvas, drawn, rendered } = usePageCanvas(props.pdf, pageNumber, null);
-  const mapping = useMemo(() => drawn && mappingOf(drawn.page, drawn.scale), [drawn]);
+  const mapping = useMemo(() => drawn && pageMapping(drawn.page, drawn.scale), [drawn]);
   const hintId = useId();
   const pages = props.pdf.numPages;
   const own = ownPlacements(props.placements);

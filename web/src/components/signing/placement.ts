@@ -1,6 +1,7 @@
 // Where a seal, a handwritten signature or a text block goes on a page. The contract wants PDF points with the
 // origin at the page's lower-left corner; the screen works in CSS pixels from the top-left corner of the drawn page.
 // pdf.js's PageViewport maps between the two (scale, the flipped y axis, a rotated page, a MediaBox not at 0,0).
+import type { PDFPageProxy } from 'pdfjs-dist';
 
 export type PlacementKind = 'seal' | 'handwritten' | 'text';
 
@@ -26,6 +27,17 @@ export interface PageMapping {
   height: number;
   toPdf(x: number, y: number): [number, number];
   toScreen(x: number, y: number): [number, number];
+}
+
+/** The mapping between the page as drawn (CSS pixels) and PDF points, from pdf.js's viewport at that scale. */
+export function pageMapping(page: PDFPageProxy, scale: number): PageMapping {
+  const viewport = page.getViewport({ scale });
+  return {
+    width: viewport.width,
+    height: viewport.height,
+    toPdf: (x, y) => viewport.convertToPdfPoint(x, y) as [number, number],
+    toScreen: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
+  };
 }
 
 /** One placement as the signing screen keeps it; `key` is local, the rest goes to signTask. */

@@ -1,4 +1,4 @@
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageImage, PageSteps } from '../../../components/pdf-controls.tsx';
@@ -6,24 +6,13 @@ import { usePageCanvas } from '../../../components/pdf-document.ts';
 import { PlacementBox } from '../../../components/signing/placement-box.tsx';
 import {
   clampBox,
-  type PageMapping,
+  pageMapping,
   type PlacementKind,
   toPdfRect,
   toScreenBox,
 } from '../../../components/signing/placement.ts';
 import '../../../components/signing/signing-parts.css';
 import { type FieldKind, newKey, type WizardField } from '../wizard-state.ts';
-
-/** The page as drawn (CSS pixels) against PDF points, from pdf.js's viewport. */
-function mappingOf(page: PDFPageProxy, scale: number): PageMapping {
-  const viewport = page.getViewport({ scale });
-  return {
-    width: viewport.width,
-    height: viewport.height,
-    toPdf: (x, y) => viewport.convertToPdfPoint(x, y) as [number, number],
-    toScreen: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
-  };
-}
 
 /** A new box's size in PDF points, by kind. */
 const SIZE: Record<FieldKind, { width: number; height: number }> = {
@@ -64,7 +53,7 @@ export function FieldsBoard(props: {
   const { t } = useTranslation('sendWizard');
   const [pageNumber, setPageNumber] = useState(1);
   const { frame, canvas, drawn, rendered } = usePageCanvas(props.pdf, pageNumber, null);
-  const mapping = useMemo(() => drawn && mappingOf(drawn.page, drawn.scale), [drawn]);
+  const mapping = useMemo(() => drawn && pageMapping(drawn.page, drawn.scale), [drawn]);
   const hintId = useId();
   const active = props.signers.find((s) => s.key === props.activeKey);
   const activeFields = props.fields[props.activeKey] ?? [];
