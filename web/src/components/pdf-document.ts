@@ -72,7 +72,14 @@ function usePageRender(
     let task: RenderTask | null = null;
     let cancelled = false;
     void (async () => {
-      const page = await pdf.getPage(pageNumber);
+      let page: PDFPageProxy;
+      try {
+        page = await pdf.getPage(pageNumber);
+      } catch {
+        // The document was destroyed meanwhile (new bytes after a refetch, or the screen went away): pdf.js rejects
+        // with "Transport destroyed", and the effect for the new document draws instead.
+        return;
+      }
       const element = canvas.current;
       if (cancelled || !element || frameWidth === 0) return;
       const natural = page.getViewport({ scale: 1 });
