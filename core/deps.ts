@@ -10,7 +10,8 @@ import type { PdfWorkPool } from './pdf-work/pool.ts';
 import type { SigningEngine } from './signing/engine.ts';
 import type { SignatureTypeRegistry } from './signing/registry.ts';
 import type { OperationLog } from './modules/logs/operation-log.ts';
-import type { HookEvents, HookName } from './plugins/index.ts';
+import type { PlanFeature } from './access/plans.ts';
+import type { GuardEvents, GuardName, HookEvents, HookName } from './plugins/index.ts';
 
 /** What core services are built from; created once in core/service.ts. */
 export interface CoreDeps {
@@ -31,8 +32,13 @@ export interface CoreDeps {
   pdfWork: PdfWorkPool;
   /** PAdES signing: local PKI, TSA, revocation data, trust store, operator key (core/signing/engine.ts). */
   signing: SigningEngine;
+  /** Plan features whose plugin is switched off (KEIYAKU_PLUGINS_DISABLED): /me does not offer them. */
+  featuresOff: ReadonlySet<PlanFeature>;
   /** Signature types registered by plugins (filled while the plugins load). */
   signatureTypes: SignatureTypeRegistry;
-  /** Tells plugins what happened; call after the transaction committed. */
-  events: { emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> };
+  /** Tells plugins what happened (call after the transaction committed), and asks their guards before going on. */
+  events: {
+    emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void>;
+    guard<E extends GuardName>(event: E, payload: GuardEvents[E]): Promise<void>;
+  };
 }

@@ -62,6 +62,7 @@ import { type Plugin, PluginHost } from './plugins/index.ts';
 import { mailPlugin } from '../plugins/mail/index.ts';
 import { malwareScanPlugin } from '../plugins/malware-scan/index.ts';
 import { smsPlugin } from '../plugins/sms/index.ts';
+import { completedDocumentFiles } from './modules/documents/completion-certificate.ts';
 import { serviceSignaturesPlugin } from '../plugins/service-signatures/index.ts';
 import { eCertificateSignaturesPlugin } from '../plugins/e-certificate-signatures/index.ts';
 
@@ -121,6 +122,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const mailer = new Mailer(jobs, new OutgoingMessages(knex, config.masterKey, clock), oplog);
   // One pool for every parse of a PDF we did not make: uploads, the scan job, placements, signing, verification.
   const pdfWork = new PdfWorkPool(config.pdfWork);
+  const plugins = options.plugins ?? BUILT_IN_PLUGINS;
+  const featuresOff = new Set(
+    plugins.flatMap((p) => (p.feature && config.disabledPlugins.includes(p.name) ? [p.feature] : [])),
+  );
   const deps: CoreDeps = {
     config,
     database,
@@ -134,13 +139,22 @@ export async function createService(config: Config, options: ServiceOptions = {}
     pdfWork,
     signing: createSigningEngine(config, knex, clock, pdfWork),
     signatureTypes: new SignatureTypeRegistry(),
-    events: { emit: (event, payload) => host.emit(event, payload) },
+    featuresOff,
+    events: {
+      emit: (event, payload) => host.emit(event, payload),
+      guard: (event, payload) => host.guard(event, payload),
+    },
   };
-  const host = new PluginHost(options.plugins ?? BUILT_IN_PLUGINS, deps);
+  const sessions = new Sessions(knex, new TokenSigner(config.masterKey, config.accessTokenTtlSeconds), clock, oplog);
+  const signIn = new SignIn(deps, sessions);
+  const host = new PluginHost(plugins, {
+    ...deps,
+    signIn,
+    completedFiles: (documentId) => completedDocumentFiles(deps, documentId),
+  });
   await host.load();
 
   const contract = loadContract();
-  const sessions = new Sessions(knex, new TokenSigner(config.masterKey, config.accessTokenTtlSeconds), clock, oplog);
   const rateLimiter = new RateLimiter(knex, config.rateLimitScale);
   const guestSessions = new GuestSessions(knex, config.masterKey, clock);
   const api = new ApiRouter(contract, sessions.authenticator(), rateLimiter, guestSessions.authenticator(), (p) =>
@@ -148,7 +162,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   );
   const ready = async () => readiness(database, host);
   healthRoutes(api, ready);
-  authRoutes(api, new SignIn(deps, sessions), sessions, new AccountRecovery(deps, sessions));
+  authRoutes(api, signIn, sessions, new AccountRecovery(deps, sessions));
   signUpRoutes(api, deps);
   termsRoutes(api, deps);
   meRoutes(api, deps, sessions);

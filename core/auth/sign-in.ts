@@ -9,7 +9,7 @@ import { loadPasswordPolicy, passwordExpiresAt } from './password-policy.ts';
 import { verifyDecoy, verifyPassword } from './passwords.ts';
 import type { Sessions, TokenPair } from './sessions.ts';
 import { clearFailures, recordFailure, reserveAttempt } from './throttle.ts';
-import { type AuthUser, findUserByLoginId } from './users.ts';
+import { type AuthUser, findUserById, findUserByLoginId } from './users.ts';
 
 /** Sign-in and the password change that completes a sign-in (temporary or expired password). */
 export class SignIn {
@@ -44,7 +44,25 @@ export class SignIn {
     // account state.
     await clearFailures(knex, loginId);
     if (user!.locked_at) throw new AppError('ACCOUNT_LOCKED_BY_ADMIN');
+    // A plugin may refuse passwords for this user (single sign-on only): learnt, like the rest, after the password.
+    await this.deps.events.guard('auth.password_sign_in', await this.guardEvent(user!));
     return user!;
+  }
+
+  private async guardEvent(user: AuthUser) {
+    const organization = await this.deps
+      .knex('organizations')
+      .where({ id: user.organization_id })
+      .first('plan', 'options', 'code');
+    const row = await this.deps.knex('users').where({ id: user.id }).first('is_admin', 'is_owner');
+    return {
+      organizationId: user.organization_id,
+      organizationCode: organization.code as string,
+      userId: user.id,
+      isAdmin: Boolean(row.is_admin || row.is_owner),
+      plan: organization.plan,
+      options: organization.options ?? [],
+    };
   }
 
   private async assertIpAllowed(user: AuthUser, req: RequestContext): Promise<void> {
@@ -113,6 +131,35 @@ export class SignIn {
       userId: user.id,
       plan: organization.plan,
     });
+  }
+
+  /**
+   * Signs in a user an identity provider vouched for (a plugin's single sign-on): the same account, IP and terms
+   * checks as a password sign-in, without the password's own states (temporary, expired), which the provider owns.
+   * Refuses a deactivated or deleted user with ACCOUNT_DEACTIVATED (the provider already told us who they are).
+   */
+  async signInWithIdentity(
+    input: { userId: string; method: string; acceptTermId?: string; details?: Record<string, unknown> },
+    req: RequestContext,
+  ): Promise<TokenPair> {
+    const { knex } = this.deps;
+    const user = await findUserById(knex, input.userId);
+    if (!user || user.status !== 'active') throw new AppError('ACCOUNT_DEACTIVATED');
+    if (user.locked_at) throw new AppError('ACCOUNT_LOCKED_BY_ADMIN');
+    await this.assertIpAllowed(user, req);
+    const pair = await knex.transaction(async (trx) => {
+      await ensureTermsAccepted(trx, user.id, input.acceptTermId, this.deps.clock.now());
+      const tokens = await this.sessions.start(trx, user, req);
+      await this.deps.oplog.append(trx, req, {
+        action: 'auth.signed_in',
+        organizationId: user.organization_id,
+        actorUserId: user.id,
+        details: { method: input.method, ...input.details },
+      });
+      return tokens;
+    });
+    await this.signedIn(user);
+    return pair;
   }
 
   /** The first-password-change and expired-password-change screens: change, then sign in. */

@@ -11,7 +11,12 @@ const VERSION = 1;
  * What a derived key protects; each purpose has its own key. The root is the master key, except for a refresh
  * token's successor, sealed under the rotated token itself (core/auth/tokens.ts).
  */
-export type SecretPurpose = 'signing-secrets-at-rest' | 'outgoing-message-secrets' | 'refresh-token-successor';
+export type SecretPurpose =
+  | 'signing-secrets-at-rest'
+  | 'outgoing-message-secrets'
+  | 'refresh-token-successor'
+  /** A plugin's own secrets (core/plugins: ctx.secrets), one key per plugin. */
+  | `plugin:${string}`;
 
 /** Seals and opens envelopes under one purpose's key; `context` (authenticated, not stored) binds one to its row. */
 export interface Secrets {

@@ -366,6 +366,11 @@ export const ERROR_CATALOGUE = {
     ja: '他のグループに所属していないため、このグループから外すことはできません。',
     en: 'The user must belong to another group before leaving this one.',
   },
+  ACCOUNT_DEACTIVATED: {
+    status: 403,
+    ja: 'このアカウントは無効になっています。管理者にお問い合わせください。',
+    en: 'This account has been deactivated. Contact your administrator.',
+  },
   ACCOUNT_LOCKED_BY_ADMIN: {
     status: 403,
     ja: 'このアカウントはロックされています。管理者にお問い合わせください。',

@@ -7,6 +7,11 @@ import type { Config } from '../config.ts';
 import type { CoreDeps } from '../deps.ts';
 import type { FileStore } from '../files/blob-store.ts';
 import { recordScanVerdict, type ScanVerdict } from '../files/scan.ts';
+import type { SignIn } from '../auth/sign-in.ts';
+import type { TokenPair } from '../auth/sessions.ts';
+import { createSecrets, type Secrets } from '../crypto/secrets.ts';
+import type { RequestContext } from '../http/context.ts';
+import type { CompletedDocumentFiles } from '../modules/documents/completion-certificate.ts';
 import type { ApiRouter, Handler, RouteOptions } from '../contract/router.ts';
 import type { operations } from '../contract/api.gen.ts';
 import { migrateFolder } from '../db/migrate.ts';
@@ -23,6 +28,9 @@ export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../fi
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
 export { perIp } from '../access/rate-limits.ts';
 export { AppError } from '../http/errors.ts';
+export type { TokenPair } from '../auth/sessions.ts';
+export type { RequestContext } from '../http/context.ts';
+export type { CompletedDocumentFiles } from '../modules/documents/completion-certificate.ts';
 
 /** Events plugins can listen to, with what each carries. */
 export interface HookEvents {
@@ -30,8 +38,39 @@ export interface HookEvents {
   'organization.signed_up': { organizationId: string; ownerUserId: string; plan: Plan };
   /** A user signed in (after commit). */
   'auth.signed_in': { organizationId: string; userId: string; plan: Plan };
+  /**
+   * A document completed (every task done): told at least once, by a job, after the completion committed; a hook
+   * may hear of the same completion twice and should be idempotent.
+   */
+  'document.completed': {
+    organizationId: string;
+    documentId: string;
+    businessFlowId: string;
+    workspaceId: string;
+    plan: Plan;
+    options: readonly PaidOption[];
+  };
 }
 export type HookName = keyof HookEvents;
+
+/**
+ * Checks plugins make before core goes on; a guard refuses by throwing an AppError, which the caller answers with.
+ * Only the plugins whose feature the organization's plan has are asked.
+ */
+export interface GuardEvents {
+  /** A password proved right (the account's own states not yet told): e.g. single sign-on only for this user. */
+  'auth.password_sign_in': {
+    organizationId: string;
+    organizationCode: string;
+    userId: string;
+    /** An organization administrator or the owner. */
+    isAdmin: boolean;
+    plan: Plan;
+    options: readonly PaidOption[];
+  };
+}
+export type GuardName = keyof GuardEvents;
+export type GuardHandler<E extends GuardName, C> = (event: GuardEvents[E], ctx: PluginContext<C>) => Promise<void>;
 
 /** A hook handler: runs after the event's transaction committed; a failure is logged, never undoes the event. */
 export type HookHandler<E extends HookName, C> = (event: HookEvents[E], ctx: PluginContext<C>) => Promise<void>;
@@ -50,8 +89,30 @@ export interface PluginContext<C = unknown> {
   publicUrl: string;
   /** Stored document files (read-only): content-addressed blobs. */
   files: Pick<FileStore, 'read' | 'exists'>;
+  /**
+   * Seals and opens this plugin's secrets at rest (tokens, client secrets) under a key derived from the master key
+   * for this plugin alone; pass the row's id as `context` so an envelope never opens on another row.
+   */
+  secrets: Secrets;
+  /** Sign-in for plugins that prove who a user is some other way (single sign-on). */
+  auth: {
+    /**
+     * Starts a session for a user the plugin identified: account state (ACCOUNT_DEACTIVATED,
+     * ACCOUNT_LOCKED_BY_ADMIN), the IP restriction (IP_RESTRICTED) and the terms (TERMS_NOT_AGREED with the
+     * consent owed) are checked as for a password; the operation log records `auth.signed_in` with `method`.
+     */
+    signInWithIdentity(
+      input: { userId: string; method: string; acceptTermId?: string; details?: Record<string, unknown> },
+      req: RequestContext,
+    ): Promise<TokenPair>;
+  };
   /** Document hooks: record a malware-scan verdict on a document version in the caller's transaction. */
   documents: {
+    /**
+     * A completed document's final signed PDF and completion certificate, with its workspace and flow: NOT_FOUND,
+     * DOCUMENT_NOT_COMPLETED, or the scan's refusal while unsafe.
+     */
+    completedFiles(documentId: string): Promise<CompletedDocumentFiles>;
     recordScanVerdict(
       trx: Knex.Transaction,
       input: { documentVersionId: string; verdict: ScanVerdict; engine: string; detail: string | null },
@@ -86,6 +147,8 @@ export interface Plugin<C = unknown> {
   /** Jobs named '<name>.<job>', each with its retry policy. */
   jobs?: Record<string, PluginJob<C>>;
   hooks?: { [E in HookName]?: HookHandler<E, C> };
+  /** Checks core makes before going on (GuardEvents); a guard refuses by throwing an AppError. */
+  guards?: { [E in GuardName]?: GuardHandler<E, C> };
   /** Signature types this plugin provides (core/signing/signature-types.ts); a sign task names one by code. */
   signatureTypes?: SignatureType[];
   start?(ctx: PluginContext<C>): Promise<void>;
@@ -139,7 +202,12 @@ interface Loaded {
 export type HostDeps = Pick<
   CoreDeps,
   'config' | 'knex' | 'clock' | 'jobs' | 'mailer' | 'oplog' | 'logger' | 'files' | 'signatureTypes' | 'pdfWork'
->;
+> & {
+  /** Sign-in with an identity a plugin proved; absent in hosts that serve no sign-in (tests of the host alone). */
+  signIn?: Pick<SignIn, 'signInWithIdentity'>;
+  /** A completed document's files (core/modules/documents/completion-certificate.ts). */
+  completedFiles?: (documentId: string) => Promise<CompletedDocumentFiles>;
+};
 
 /**
  * Loads plugins in the order STYLE.md gives: validate config, check dependsOn, migrate, register routes, jobs and
@@ -197,7 +265,8 @@ export class PluginHost {
       }
       config = raw;
     }
-    const { knex, clock, jobs, mailer, oplog, logger, files, pdfWork } = this.deps;
+    const { knex, clock, jobs, mailer, oplog, logger, files, pdfWork, signIn, completedFiles } = this.deps;
+    const missing = (what: string) => () => Promise.reject(new PluginError(`${what} is not available in this host`));
     return {
       name: plugin.name,
       config: config as never,
@@ -209,7 +278,14 @@ export class PluginHost {
       oplog,
       publicUrl: this.deps.config.publicUrl,
       files,
+      secrets: createSecrets(this.deps.config.masterKey, `plugin:${plugin.name}`),
+      auth: {
+        signInWithIdentity: signIn
+          ? (input, req) => signIn.signInWithIdentity(input, req)
+          : missing('sign-in with an identity'),
+      },
       documents: {
+        completedFiles: completedFiles ?? missing('completed document files'),
         recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog }, trx, input),
         builtinThreat: (bytes) => pdfWork.run('scan', { bytes }),
       },
@@ -280,6 +356,16 @@ export class PluginHost {
       } catch (error) {
         ctx.log.error({ err: error, event }, 'hook failed');
       }
+    }
+  }
+
+  /** Asks the guards of every loaded plugin whose feature the organization's plan has; the first refusal throws. */
+  async guard<E extends GuardName>(event: E, payload: GuardEvents[E]): Promise<void> {
+    for (const { plugin, ctx } of this.loaded) {
+      const guard = plugin.guards?.[event] as GuardHandler<E, never> | undefined;
+      if (!guard) continue;
+      if (plugin.feature && !planHasFeature(payload.plan, plugin.feature, payload.options)) continue;
+      await guard(payload, ctx);
     }
   }
 

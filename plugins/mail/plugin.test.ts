@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createSecrets } from '../../core/crypto/secrets.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -212,7 +213,13 @@ describe('mail plugin over SMTP', () => {
       oplog: deps.oplog,
       publicUrl: deps.config.publicUrl,
       files: deps.files,
-      documents: { recordScanVerdict: async () => ({ changed: false }), builtinThreat: async () => null },
+      secrets: createSecrets(deps.config.masterKey, 'plugin:mail'),
+      auth: { signInWithIdentity: () => Promise.reject(new Error('not used by the mail plugin')) },
+      documents: {
+        completedFiles: () => Promise.reject(new Error('not used by the mail plugin')),
+        recordScanVerdict: async () => ({ changed: false }),
+        builtinThreat: async () => null,
+      },
     };
     const to = `twice-${process.pid}@example.com`;
     const id = await storedMail(app, to);

@@ -22,7 +22,7 @@ import type { CertificateContent, CertificateFact } from '../../pdf-work/certifi
 import { signPdf } from '../../signing/pades.ts';
 import type { SignatureReport, VerificationReport } from '../../signing/types.ts';
 import { documentAccess } from '../workspaces/access.ts';
-import { contentDisposition, documentFileName } from './download.ts';
+import { contentDisposition, documentFileName, versionVariant } from './download.ts';
 
 export const CERTIFICATE_SUFFIX = '_合意締結証明書';
 
@@ -343,6 +343,51 @@ export async function completionCertificate(
         documentFileName(String(found.document.name), { suffix: CERTIFICATE_SUFFIX }),
       ),
       'Cache-Control': 'private, no-store',
+    },
+  };
+}
+
+/** A completed document's files and where it belongs, for plugins that keep a copy elsewhere (Box). */
+export interface CompletedDocumentFiles {
+  organizationId: string;
+  documentId: string;
+  documentName: string;
+  workspace: { id: string; name: string };
+  businessFlow: { id: string; name: string };
+  /** The final signed PDF (`{name}_signed.pdf`, or `{name}.pdf` when nothing was signed into it). */
+  signed: { fileName: string; bytes: Uint8Array; sha256: string };
+  /** The completion certificate (`{name}_合意締結証明書.pdf`). */
+  certificate: { fileName: string; bytes: Uint8Array };
+}
+
+/**
+ * The files of a completed document without a caller (a job acting for the organization): NOT_FOUND when it does
+ * not exist, DOCUMENT_NOT_COMPLETED before completion, and the scan's refusal while a file is unsafe.
+ */
+export async function completedDocumentFiles(deps: CoreDeps, documentId: string): Promise<CompletedDocumentFiles> {
+  const document = await deps.knex('documents').where({ id: documentId }).first();
+  if (!document) throw new AppError('NOT_FOUND');
+  if (document.status !== 'completed') throw new AppError('DOCUMENT_NOT_COMPLETED');
+  const flow = await deps.knex('business_flows').where({ id: document.business_flow_id }).first();
+  const workspace = await deps.knex('workspaces').where({ id: flow.workspace_id }).first('id', 'name');
+  const version = await latestVersion(deps.knex, documentId);
+  assertScanAllowsUse(version);
+  const bytes = new Uint8Array(await deps.files.read(version.sha256));
+  const certificate = await certificateOf(deps, { flow, document }, version);
+  return {
+    organizationId: String(flow.organization_id),
+    documentId,
+    documentName: String(document.name),
+    workspace: { id: String(workspace.id), name: String(workspace.name) },
+    businessFlow: { id: String(flow.id), name: String(flow.name) },
+    signed: {
+      fileName: documentFileName(String(document.name), versionVariant(version)),
+      bytes,
+      sha256: version.sha256,
+    },
+    certificate: {
+      fileName: documentFileName(String(document.name), { suffix: CERTIFICATE_SUFFIX }),
+      bytes: certificate,
     },
   };
 }

@@ -20,8 +20,10 @@ import { inspectAndStore } from './store-file.ts';
 import { updateDocument } from './update.ts';
 import { readUploadedFile, uploadInputOf } from './upload-form.ts';
 import { createDocument } from './upload.ts';
+import { registerDocumentCompletedJob } from './completed-event.ts';
 
 export function documentRoutes(api: ApiRouter, deps: CoreDeps): void {
+  registerDocumentCompletedJob(deps);
   const { knex } = deps;
   const limit = UPLOAD_LIMITS.document;
   const uploadLimits = { rateLimit: [perUser('uploadsPerUser')] };

@@ -10,6 +10,7 @@ import { AppError } from '../../http/errors.ts';
 import { latestVersion, assertScanAllowsUse } from '../../files/scan.ts';
 import { autoCompleteIfDone, type FlowRow } from '../business-flows/complete.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
+import { queueDocumentCompleted } from '../documents/completed-event.ts';
 import { activateOrder, logTaskStep, type TaskCaller } from './model.ts';
 import { assertRunnable, type LockedStep, lockStep, touchDocument } from './step.ts';
 
@@ -106,6 +107,7 @@ async function advanceIfOrderDone(
     .where({ id: document.id })
     .update({ status: 'completed', completed_at: now, current_order: null, updated_at: now });
   await logTaskStep(deps, trx, actor, document, { kind: 'completed', action: 'document.completed', at: now });
+  await queueDocumentCompleted(deps, trx, document.id);
   await autoCompleteIfDone(deps, trx, flow.id, {
     userId: actor.userId,
     organizationId: actor.organizationId,

@@ -64,7 +64,10 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
               code: row.code,
               name: row.organization_name,
               plan: row.plan,
-              features: PLAN_FEATURE_NAMES.filter((f) => planHasFeature(principal.plan, f, principal.options)),
+              // A feature whose plugin is switched off is not offered, whatever the plan.
+              features: PLAN_FEATURE_NAMES.filter(
+                (f) => planHasFeature(principal.plan, f, principal.options) && !deps.featuresOff.has(f),
+              ),
             },
             groups: row.groups,
             permissionsVersion: await permissionsVersion(knex, principal),
