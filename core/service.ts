@@ -65,6 +65,7 @@ import { smsPlugin } from '../plugins/sms/index.ts';
 import { completedDocumentFiles } from './modules/documents/completion-certificate.ts';
 import { serviceSignaturesPlugin } from '../plugins/service-signatures/index.ts';
 import { eCertificateSignaturesPlugin } from '../plugins/e-certificate-signatures/index.ts';
+import { ssoPlugin } from '../plugins/sso/index.ts';
 
 /** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
 export const BUILT_IN_PLUGINS: Plugin<never>[] = [
@@ -73,6 +74,7 @@ export const BUILT_IN_PLUGINS: Plugin<never>[] = [
   smsPlugin as Plugin<never>,
   serviceSignaturesPlugin as Plugin<never>,
   eCertificateSignaturesPlugin as Plugin<never>,
+  ssoPlugin as Plugin<never>,
 ];
 
 export const CORE_MIGRATIONS_TABLE = 'knex_migrations';

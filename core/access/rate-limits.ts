@@ -64,6 +64,10 @@ export const RATE_LIMIT_POLICIES = {
   // Bounce reports fed to POST /mail/bounces (plugins/mail): guesses at its shared secret, and reports in all.
   mailBounceSecretPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   mailBouncesPerIp: { points: 600, windowSeconds: MINUTE },
+  // Single sign-on (plugins/sso): sign-ins started from one address (each fetches the provider's discovery), and
+  // callbacks that fail (guessed states, replayed codes).
+  ssoStartPerIp: { points: 30, windowSeconds: 15 * MINUTE },
+  ssoCallbackPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMIT_POLICIES;

@@ -20,7 +20,7 @@ const REFRESH_COOKIE_MAX_AGE_MS = IDLE_TIMEOUT_MS + 60 * 60_000 + 5 * 60_000;
 type Delivery = 'body' | 'cookie' | undefined;
 
 /** The response of sign-in and refresh: the pair in the body, or the access token in the body and the refresh token in the cookie. */
-function authResult(pair: TokenPair, delivery: Delivery) {
+export function authResult(pair: TokenPair, delivery: Delivery) {
   if (delivery !== 'cookie') return { body: { data: { type: 'Auth', attributes: pair } } };
   const cookie: ResponseCookie = {
     name: REFRESH_COOKIE,

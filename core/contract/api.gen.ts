@@ -596,6 +596,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sso/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's single sign-on identity provider (administrators).
+         * @description The OpenID Connect provider registered for the organization, or `configured: false` with the defaults.
+         *     The client secret is write-only: only `clientSecretSet` tells whether one is stored (sealed at rest).
+         */
+        get: operations["getSsoSettings"];
+        /**
+         * Register or change the organization's identity provider (administrators).
+         * @description The issuer's discovery document (`{issuer}/.well-known/openid-configuration`) is fetched on save: when it
+         *     cannot be read, or names another issuer, or lacks the authorization code flow, the answer is 422
+         *     `SSO_DISCOVERY_FAILED` at `issuer` and nothing is stored. `clientSecret` is required the first time and
+         *     kept when left out later; it is sealed at rest and never returned. `extraScopes` are sent with the
+         *     always-requested `openid offline_access`. With `jitEnabled`, a person the provider vouches for (verified
+         *     e-mail) who has no user yet becomes a user of `jitGroupId` (422 `REFERENCE_NOT_FOUND` for a group of
+         *     another organization, `SSO_JIT_GROUP_REQUIRED` without one). With `ssoOnly`, users other than
+         *     administrators and the owner can no longer sign in with a password (403 `SSO_REQUIRED`).
+         */
+        put: operations["updateSsoSettings"];
+        post?: never;
+        /** Remove the organization's identity provider (administrators); users' linked identities go too. */
+        delete: operations["deleteSsoSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a single sign-on for an organization code (the /sso and /{orgCode}/sso-login screens).
+         * @description Public. Answers the identity provider's authorization URL (authorization code with PKCE S256, `state` and
+         *     `nonce`, scopes `openid offline_access` plus the organization's extra scopes, `redirect_uri` the page
+         *     origin given as `redirectUri`, e.g. `https://keiyaku.example.com/`) and a `binding` secret the page keeps
+         *     (sessionStorage) and presents with the callback, so the sign-in completes only in the browser that
+         *     started it. The attempt works once, for 10 minutes. 404 `SSO_NOT_CONFIGURED` when the code names no
+         *     organization or one without an identity provider; 403 `PLAN_FEATURE_UNAVAILABLE` below the professional
+         *     plan; 502 `SSO_PROVIDER_UNAVAILABLE` when the provider's discovery fails. At most 30 a caller IP in 15
+         *     minutes (429 `TOO_MANY_REQUESTS`).
+         */
+        post: operations["startSsoSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/sign-ins/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a single sign-on with what the provider sent back to the page origin.
+         * @description Public. `state`, `code` and `iss` are the query parameters the provider redirected the browser with;
+         *     `binding` is the secret `startSsoSignIn` gave the page. The code is exchanged (PKCE verifier, expected
+         *     state and nonce checked) and the ID token's subject and e-mail identify the user within the attempt's
+         *     organization only: by the identity linked earlier, else (first time) by the provider's verified e-mail
+         *     (the identity is then linked), else, with just-in-time provisioning on, a new user of the chosen group.
+         *     Refusals: 400 `SSO_STATE_INVALID` (unknown, expired, reused state or wrong binding), 400
+         *     `SSO_NONCE_MISMATCH`, 400 `SSO_ISSUER_MISMATCH` (a response of another provider than the organization's),
+         *     422 `SSO_EMAIL_NOT_VERIFIED`, 403 `SSO_ACCOUNT_NOT_FOUND` (no user of this organization),
+         *     403 `ACCOUNT_DEACTIVATED` / `ACCOUNT_LOCKED_BY_ADMIN` / `IP_RESTRICTED`, 400 `SSO_SIGN_IN_FAILED` (the
+         *     provider refused the code). When the user owes consent to the terms, 422 `TERMS_NOT_AGREED` with
+         *     `meta.params.termsConsent`: the verified user is kept with the attempt for 5 minutes, and calling again
+         *     with `state`, `binding` and `acceptTermId` (no `code`) finishes without another round trip to the
+         *     provider. Success is an ordinary session (as `signIn`; `refreshTokenDelivery` likewise). At most 30
+         *     failed calls a caller IP in 15 minutes (429 `TOO_MANY_REQUESTS`).
+         */
+        post: operations["completeSsoSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -2962,7 +3055,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -3683,6 +3776,94 @@ export interface components {
             data: components["schemas"]["MailDelivery"][];
             meta: {
                 total: number;
+            };
+        };
+        SsoSettings: {
+            /** @description An identity provider is registered. */
+            configured: boolean;
+            /** @description Issuer URL (discovery at {issuer}/.well-known/openid-configuration). */
+            issuer: string;
+            clientId: string;
+            /** @description A client secret is stored (it is never returned). */
+            clientSecretSet: boolean;
+            /** @description Space-separated scopes sent with `openid offline_access`; default `email profile`. */
+            extraScopes: string;
+            /** @description Create a user for a vouched-for person who has none yet. */
+            jitEnabled: boolean;
+            /**
+             * Format: uuid
+             * @description The group just-in-time users join.
+             */
+            jitGroupId: string | null;
+            /** @description Users other than administrators and the owner cannot sign in with a password. */
+            ssoOnly: boolean;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        SsoSettingsResponse: {
+            data: {
+                /** @constant */
+                type: "SsoSettings";
+                attributes: components["schemas"]["SsoSettings"];
+            };
+        };
+        SsoSettingsRequest: {
+            data: {
+                /** @constant */
+                type: "SsoSettings";
+                attributes: {
+                    issuer: string;
+                    clientId: string;
+                    /** @description Required the first time; left out, the stored one is kept. */
+                    clientSecret?: string;
+                    extraScopes?: string;
+                    /** @default false */
+                    jitEnabled: boolean;
+                    /** Format: uuid */
+                    jitGroupId?: string | null;
+                    /** @default false */
+                    ssoOnly: boolean;
+                };
+            };
+        };
+        SsoStartRequest: {
+            data: {
+                /** @constant */
+                type: "SsoSignIn";
+                attributes: {
+                    organizationCode: string;
+                    /** @description The page origin with a trailing slash, as registered at the provider. */
+                    redirectUri: string;
+                };
+            };
+        };
+        SsoStartResponse: {
+            data: {
+                /** @constant */
+                type: "SsoSignIn";
+                attributes: {
+                    /** @description Where to send the browser. */
+                    authorizationUrl: string;
+                    /** @description Keep in sessionStorage; present with the callback. */
+                    binding: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
+        SsoCallbackRequest: {
+            data: {
+                /** @constant */
+                type: "SsoSignIn";
+                attributes: {
+                    state: string;
+                    code?: string;
+                    iss?: string;
+                    binding: string;
+                    /** Format: uuid */
+                    acceptTermId?: string;
+                    refreshTokenDelivery?: components["schemas"]["RefreshTokenDelivery"];
+                };
             };
         };
         BatchRowError: {
@@ -6042,6 +6223,15 @@ export interface components {
                 "application/vnd.api+json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description A service this operation depends on (an identity provider) did not answer usably; the code says which. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/vnd.api+json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Unexpected failure; only the traceId is told. */
         ServerError: {
             headers: {
@@ -7039,6 +7229,147 @@ export interface operations {
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    getSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    startSsoSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoStartResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    completeSsoSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoCallbackRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
         };
     };
     listUsers: {

@@ -376,6 +376,67 @@ export const ERROR_CATALOGUE = {
     ja: 'このアカウントはロックされています。管理者にお問い合わせください。',
     en: 'This account is locked. Contact your administrator.',
   },
+  // Single sign-on (plugins/sso).
+  SSO_REQUIRED: {
+    status: 403,
+    ja: 'この組織ではシングルサインオンでログインしてください。パスワードではログインできません。',
+    en: 'Your organization signs in with single sign-on. Use single sign-on instead of a password.',
+  },
+  SSO_NOT_CONFIGURED: {
+    status: 404,
+    ja: 'この組織コードではシングルサインオンを利用できません。組織コードをご確認ください。',
+    en: 'Single sign-on is not available for this organization code. Check the code.',
+  },
+  SSO_DISCOVERY_FAILED: {
+    status: 422,
+    ja: 'IDプロバイダーの設定情報（ディスカバリー）を取得できませんでした。発行元URLをご確認ください。',
+    en: 'The identity provider’s discovery document could not be read. Check the issuer URL.',
+  },
+  SSO_JIT_GROUP_REQUIRED: {
+    status: 422,
+    ja: 'ユーザーの自動作成には所属グループの指定が必要です。',
+    en: 'Choose the group automatically created users join.',
+  },
+  SSO_CLIENT_SECRET_REQUIRED: {
+    status: 422,
+    ja: 'クライアントシークレットを入力してください。',
+    en: 'Enter the client secret.',
+  },
+  SSO_PROVIDER_UNAVAILABLE: {
+    status: 502,
+    ja: 'IDプロバイダーに接続できませんでした。しばらくしてから再度お試しください。',
+    en: 'The identity provider could not be reached. Please try again later.',
+  },
+  SSO_STATE_INVALID: {
+    status: 400,
+    ja: 'シングルサインオンの要求が無効か期限切れです。最初からやり直してください。',
+    en: 'The single sign-on request is invalid or has expired. Please start again.',
+  },
+  SSO_NONCE_MISMATCH: {
+    status: 400,
+    ja: 'IDプロバイダーの応答がこのログイン要求のものではありません。最初からやり直してください。',
+    en: 'The identity provider’s answer does not belong to this sign-in request. Please start again.',
+  },
+  SSO_ISSUER_MISMATCH: {
+    status: 400,
+    ja: 'この組織に登録されていないIDプロバイダーからの応答です。組織コードをご確認ください。',
+    en: 'The answer came from an identity provider not registered for this organization. Check the organization code.',
+  },
+  SSO_SIGN_IN_FAILED: {
+    status: 400,
+    ja: 'IDプロバイダーでのログインを完了できませんでした。最初からやり直してください。',
+    en: 'The sign-in at the identity provider could not be completed. Please start again.',
+  },
+  SSO_EMAIL_NOT_VERIFIED: {
+    status: 422,
+    ja: 'IDプロバイダーでメールアドレスが確認されていないため、ログインできません。',
+    en: 'You cannot sign in because the identity provider has not verified your e-mail address.',
+  },
+  SSO_ACCOUNT_NOT_FOUND: {
+    status: 403,
+    ja: 'このIDプロバイダーのアカウントに対応するユーザーがこの組織に登録されていません。管理者にお問い合わせください。',
+    en: 'No user of this organization matches your identity provider account. Contact your administrator.',
+  },
   GROUP_NAME_TAKEN: {
     status: 422,
     ja: '同じ名前のグループが既に登録されています。',

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { CoreDeps } from '../deps.ts';
 import type { FileStore } from '../files/blob-store.ts';
 import { recordScanVerdict, type ScanVerdict } from '../files/scan.ts';
+import { provisionUser } from '../modules/users/service.ts';
 import type { SignIn } from '../auth/sign-in.ts';
 import type { TokenPair } from '../auth/sessions.ts';
 import { createSecrets, type Secrets } from '../crypto/secrets.ts';
@@ -27,6 +28,10 @@ import { type PaidOption, planHasFeature } from '../access/plans.ts';
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
 export { perIp } from '../access/rate-limits.ts';
+/** Refuses (403 PLAN_FEATURE_UNAVAILABLE) an organization whose plan lacks a feature: for public plugin routes. */
+export { assertPlanFeature } from '../access/plans.ts';
+/** The body and refresh cookie of a sign-in answer, as POST /auth gives them (RefreshTokenDelivery). */
+export { authResult } from '../auth/routes.ts';
 export { AppError } from '../http/errors.ts';
 export type { TokenPair } from '../auth/sessions.ts';
 export type { RequestContext } from '../http/context.ts';
@@ -105,6 +110,20 @@ export interface PluginContext<C = unknown> {
       input: { userId: string; method: string; acceptTermId?: string; details?: Record<string, unknown> },
       req: RequestContext,
     ): Promise<TokenPair>;
+  };
+  /** Users a plugin creates. */
+  users: {
+    /**
+     * Creates a user an identity provider vouched for (single sign-on's just-in-time provisioning), in the caller's
+     * transaction: a member of `groupId` (of the same organization, else 422 REFERENCE_NOT_FOUND), with no usable
+     * password and no invitation mail; LOGIN_ID_TAKEN when the login ID is in use. The operation log records
+     * `user.created` with `via`.
+     */
+    provision(
+      trx: Knex.Transaction,
+      input: { organizationId: string; loginId: string; name: string; email: string; groupId: string; via: string },
+      req: RequestContext | null,
+    ): Promise<{ id: string }>;
   };
   /** Document hooks: record a malware-scan verdict on a document version in the caller's transaction. */
   documents: {
@@ -283,6 +302,9 @@ export class PluginHost {
         signInWithIdentity: signIn
           ? (input, req) => signIn.signInWithIdentity(input, req)
           : missing('sign-in with an identity'),
+      },
+      users: {
+        provision: (trx, input, req) => provisionUser({ clock, oplog }, trx, input, req),
       },
       documents: {
         completedFiles: completedFiles ?? missing('completed document files'),

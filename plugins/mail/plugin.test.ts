@@ -215,6 +215,7 @@ describe('mail plugin over SMTP', () => {
       files: deps.files,
       secrets: createSecrets(deps.config.masterKey, 'plugin:mail'),
       auth: { signInWithIdentity: () => Promise.reject(new Error('not used by the mail plugin')) },
+      users: { provision: () => Promise.reject(new Error('not used by the mail plugin')) },
       documents: {
         completedFiles: () => Promise.reject(new Error('not used by the mail plugin')),
         recordScanVerdict: async () => ({ changed: false }),

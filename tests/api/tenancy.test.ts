@@ -492,6 +492,22 @@ describe('cross-organization isolation', () => {
         params: { groupId: a.defaultGroupId },
         body: { data: { type: 'GroupMember', attributes: { userId: foreign.userId } } },
       }),
+      // Single sign-on's just-in-time users may only join a group of A (plugins/sso).
+      await app.api.call('updateSsoSettings', {
+        token: a.token,
+        body: {
+          data: {
+            type: 'SsoSettings',
+            attributes: {
+              issuer: 'https://idp.example.com',
+              clientId: 'tenant-probe',
+              clientSecret: 'tenant-probe-secret',
+              jitEnabled: true,
+              jitGroupId: foreign.groupId,
+            },
+          },
+        },
+      }),
     ];
     for (const response of refused) {
       expect(response.status).toBeGreaterThanOrEqual(404);
@@ -500,6 +516,7 @@ describe('cross-organization isolation', () => {
     }
     const knex = app.service.deps.knex;
     expect(await knex('users').whereIn('login_id', ['tenant-probe-1', 'tenant-probe-2']).first()).toBeUndefined();
+    expect(await knex('sso_providers').where({ organization_id: a.organizationId }).first()).toBeUndefined();
     const members = await app.api.call('listGroupMembers', { token: a.token, params: { groupId: a.defaultGroupId } });
     expect(JSON.stringify(members.body)).not.toContain(foreign.userId);
     expect(await snapshotOfB()).toEqual(before);

@@ -7,11 +7,12 @@ import {
   lazyRouteComponent,
   Outlet,
   parseSearchWith,
+  redirect,
   type RouteComponent,
   stringifySearchWith,
 } from '@tanstack/react-router';
 import { ToastContainer } from 'react-toastify';
-import { FramePage, SettingsFrame } from './components/frame-page.tsx';
+import { SettingsFrame } from './components/frame-page.tsx';
 import { SETTINGS_SECTIONS, type SettingsSectionPath } from './components/settings-sections.ts';
 import { LoginPage } from './features/auth/pages/login.tsx';
 import {
@@ -25,6 +26,7 @@ import { validateOneTimeAuthSearch } from './features/one-time/search.ts';
 import { validateWizardSearch } from './features/send-wizard/search.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
 import { validateJoinSearch } from './features/partners/search.ts';
+import { validateSsoSearch } from './features/sso/search.ts';
 import { currentUserQueryOptions } from './session/current-user.ts';
 import { SessionEffects } from './session/effects.tsx';
 import { queryClient, sessionGuard, setNavigator } from './session/session.ts';
@@ -164,6 +166,7 @@ const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
     'ECertificatePage',
   ),
   agents: lazyRouteComponent(() => import('./features/e-certificates/pages/agents-page.tsx'), 'AgentsPage'),
+  sso: lazyRouteComponent(() => import('./features/sso/pages/sso-settings-page.tsx'), 'SsoSettingsPage'),
 };
 
 /** Settings screens below a section (details, imports), each a lazy route of its own. */
@@ -218,6 +221,14 @@ const homeRoute = createRoute({
   getParentRoute: () => guarded,
   path: '/',
   component: lazy.home,
+  // Single sign-on comes back to the page origin (spec §7: the redirect URI): the provider's answer goes on to /sso,
+  // which completes the sign-in started in this tab, before the session guard would send the user to /login.
+  beforeLoad: ({ location }) => {
+    const search = location.search as Record<string, unknown>;
+    if (typeof search.state === 'string' && (typeof search.code === 'string' || typeof search.error === 'string')) {
+      throw redirect({ to: '/sso', search: validateSsoSearch(search), replace: true });
+    }
+  },
   // Starts the request while the page's chunk loads, without waiting for it: the page itself shows progress, the
   // slow-loading notice and (through this route's boundary) the error page.
   loader: () => {
@@ -234,6 +245,16 @@ const routeTree = rootRoute.addChildren([
   publicRoute('/expired-password-change', lazy.expired, validatePasswordChangeSearch),
   publicRoute('/arrival-confirmation', lazy.arrival, validateResetSearch),
   publicRoute('/signup', lazy.signup, validateSignUpSearch),
+  // Single sign-on (plugins/sso): the organization code, then the provider; reachable without tokens.
+  publicRoute(
+    '/sso',
+    lazyRouteComponent(() => import('./features/sso/pages/sso-pages.tsx'), 'SsoPage'),
+    validateSsoSearch,
+  ),
+  publicRoute(
+    '/$orgCode/sso-login',
+    lazyRouteComponent(() => import('./features/sso/pages/sso-pages.tsx'), 'SsoLoginPage'),
+  ),
   // Reachable without tokens (the spec's join route): the invitation card in the signed-out frame, either way.
   publicRoute(
     '/workspaces/$workspaceId/join',
@@ -359,8 +380,6 @@ const routeTree = rootRoute.addChildren([
       ),
       errorComponent: routeError,
     }),
-    guardedRoute('/sso', () => <FramePage frame="sso" />),
-    guardedRoute('/$orgCode/sso-login', () => <FramePage frame="organizationSso" />),
     createRoute({
       getParentRoute: () => guarded,
       path: '/business-flows/$businessFlowId',

@@ -10,6 +10,7 @@
  *   changeUserState(deps, trx, actor, userId, change: UserStateChange, lockVersion) -> void
  *       change: 'deactivate' | 'reactivate' | 'lock' | 'unlock' | 'unblock-email'
  *   resendInvitation(deps, trx, actor, userId)                                  -> void
+ *   provisionUser(deps, trx, input, req)        -> { id }  (single sign-on's just-in-time users, no password)
  *   findUserIdByLoginId(trx, organizationId, loginId) -> string | null   (CSV rows are keyed by login ID)
  *   blockUserEmail(trx, userId, now)                   (the mail transport calls this when an address bounces)
  *
@@ -162,6 +163,50 @@ export async function createUser(deps: CoreDeps, trx: Knex.Transaction, actor: A
     roleIds: roleIds ?? [],
   });
   await queueInvitation(deps, trx, user.id, actor.req);
+  return { id: user.id as string };
+}
+
+/**
+ * A user an identity provider vouched for, created just in time by single sign-on (plugins/sso through
+ * ctx.users.provision): a member of one group, no usable password (NO_PASSWORD never verifies; the account screen's
+ * reset can set one later) and no invitation mail; the operation log records `user.created` with `via`, no actor.
+ */
+export async function provisionUser(
+  deps: Pick<CoreDeps, 'clock' | 'oplog'>,
+  trx: Knex.Transaction,
+  input: { organizationId: string; loginId: string; name: string; email: string; groupId: string; via: string },
+  req: RequestContext | null,
+): Promise<{ id: string }> {
+  const { groupIds } = await checkInput(trx, input.organizationId, {
+    loginId: input.loginId,
+    name: input.name,
+    email: input.email,
+    groups: [{ id: input.groupId }],
+  });
+  const now = deps.clock.now();
+  const [user] = await uniquely(
+    () =>
+      trx('users')
+        .insert({
+          organization_id: input.organizationId,
+          ...columnsOf({ loginId: input.loginId, name: input.name, email: input.email, locale: 'ja' }),
+          password_hash: NO_PASSWORD,
+          must_change_password: false,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id'),
+    UNIQUE_USER,
+  );
+  await replaceUserGroups(trx, user.id, groupIds!, userPointer('groupIds'), now);
+  await deps.oplog.append(trx, req, {
+    action: 'user.created',
+    organizationId: input.organizationId,
+    actorUserId: null,
+    targetType: 'user',
+    targetId: user.id,
+    details: { loginId: input.loginId, isAdmin: false, groupIds, roleIds: [], via: input.via },
+  });
   return { id: user.id as string };
 }
 

@@ -10,6 +10,7 @@ export function SettingsLayout() {
   const sections = sectionsFor({
     isAdmin: me.data?.attributes.isAdmin ?? false,
     groups: me.data?.attributes.groups,
+    features: me.data?.attributes.organization.features,
   });
   return (
     <div className="settings">
@@ -34,6 +35,7 @@ export function SettingsLayout() {
 export function SettingsIndex() {
   const me = useCurrentUser();
   if (!me.data) return null;
-  const [first] = sectionsFor({ isAdmin: me.data.attributes.isAdmin, groups: me.data.attributes.groups });
+  const { isAdmin, groups, organization } = me.data.attributes;
+  const [first] = sectionsFor({ isAdmin, groups, features: organization.features });
   return <Navigate to={`/organizations/settings/${first?.path ?? 'organization'}`} replace />;
 }

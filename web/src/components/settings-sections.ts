@@ -2,7 +2,8 @@
  * The organization settings area (/organizations/settings/*), in menu order. `adminOnly` sections are hidden from
  * users who are not organization administrators (the API refuses them anyway); `directory` sections (users, groups)
  * are shown to organization administrators and group administrators only, whom the API lets read the directory. The
- * seal images, e-certificate and agents sections are each user's own signing settings.
+ * seal images, e-certificate and agents sections are each user's own signing settings. A section with a `feature`
+ * (a plugin's screen) shows only when GET /me `organization.features` lists it: the plan has it and its plugin is on.
  */
 export const SETTINGS_SECTIONS = [
   { path: 'users', key: 'users', adminOnly: false, directory: true },
@@ -11,6 +12,7 @@ export const SETTINGS_SECTIONS = [
   { path: 'organization', key: 'organization', adminOnly: false },
   { path: 'password-policy', key: 'passwordPolicy', adminOnly: true },
   { path: 'ip-restrictions', key: 'ipRestrictions', adminOnly: true },
+  { path: 'sso', key: 'sso', adminOnly: true, feature: 'sso' },
   { path: 'properties', key: 'properties', adminOnly: true },
   { path: 'mail-templates', key: 'mailTemplates', adminOnly: true },
   { path: 'batch', key: 'batch', adminOnly: true },
@@ -27,12 +29,15 @@ export type SettingsSectionPath = (typeof SETTINGS_SECTIONS)[number]['path'];
 export interface SettingsViewer {
   isAdmin: boolean;
   groups?: { isGroupAdmin?: boolean }[];
+  /** GET /me `organization.features`: a section of a feature not listed is hidden. */
+  features?: readonly string[];
 }
 
 /** The sections a user may use, in menu order: a non-administrator never sees a section that would refuse them. */
 export function sectionsFor(viewer: SettingsViewer) {
   const groupAdmin = (viewer.groups ?? []).some((group) => group.isGroupAdmin);
   return SETTINGS_SECTIONS.filter((section) => {
+    if ('feature' in section && !(viewer.features ?? []).includes(section.feature)) return false;
     if (viewer.isAdmin) return true;
     if (section.adminOnly) return false;
     return !('directory' in section) || groupAdmin;

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useState } from 'react';
-import { isJoinPath, isPublicPath, isSessionEndedError, loginLocation } from './guard.ts';
+import { isJoinPath, isPublicPath, isSessionEndedError, isSsoPath, loginLocation } from './guard.ts';
 import { oneTimeGuard, sessionGuard } from './session.ts';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown'] as const;
@@ -35,7 +35,13 @@ export function SessionEffects({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onFocus = () => {
       const { pathname, search, state } = router.state.location;
-      if (isPublicPath(pathname) || pathname.startsWith('/onetime/') || sessionGuard.hasSession()) return;
+      if (
+        isPublicPath(pathname) ||
+        isSsoPath(pathname) ||
+        pathname.startsWith('/onetime/') ||
+        sessionGuard.hasSession()
+      )
+        return;
       const timeout = sessionGuard.timedOut();
       sessionGuard.clear();
       queryClient.clear();

@@ -21,6 +21,11 @@ export function isPublicPath(pathname: string): boolean {
 
 const JOIN_ROUTE = /^\/workspaces\/[^/]+\/join\/?$/;
 
+/** The single sign-on screens (/sso, /{orgCode}/sso-login): signed-out screens, though not on the spec's list. */
+export function isSsoPath(pathname: string): boolean {
+  return /^\/(?:sso|[^/]+\/sso-login)\/?$/.test(pathname);
+}
+
 export function isJoinPath(pathname: string): boolean {
   return JOIN_ROUTE.test(pathname);
 }

@@ -26,6 +26,8 @@ export function LoginPage() {
   const [loginId, setLoginId] = useState(search.loginId ?? '');
   const [password, setPassword] = useState('');
   const [termsAsked, setTermsAsked] = useState<TermsConsentKind | null>(null);
+  // The organization's code when it signs in by single sign-on only (SSO_REQUIRED): a link straight to it.
+  const [ssoCode, setSsoCode] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
   const terms = useCurrentTerms(Boolean(termsAsked));
   const signIn = useSignIn();
@@ -46,6 +48,8 @@ export function LoginPage() {
       return;
     }
     if (code === 'TERMS_NOT_AGREED') setTermsAsked(consentAskedBy(error));
+    const orgCode = error instanceof ApiError ? error.errors[0]?.meta?.params?.orgCode : undefined;
+    setSsoCode(code === 'SSO_REQUIRED' && typeof orgCode === 'string' ? orgCode : null);
     form.fail(error);
   };
 
@@ -71,6 +75,13 @@ export function LoginPage() {
       {search.invitationToken && <p className="notice">{t('login.invitation')}</p>}
       <form onSubmit={submit} noValidate>
         <ErrorSummary {...form.errorSummary} />
+        {ssoCode && (
+          <p className="notice">
+            <Link to="/$orgCode/sso-login" params={{ orgCode: ssoCode }}>
+              {t('login.ssoOfOrganization')}
+            </Link>
+          </p>
+        )}
         <AuthField kind="loginId" {...form.field('loginId', loginId, setLoginId)} autoFocus={!search.loginId} />
         <AuthField
           kind="currentPassword"
@@ -85,6 +96,7 @@ export function LoginPage() {
       <nav className="links" aria-label={t('login.helpLinks')}>
         <Link to="/notice-user-id">{t('login.forgotUserId')}</Link>
         <Link to="/forget-password">{t('login.forgotPassword')}</Link>
+        <Link to="/sso">{t('login.sso')}</Link>
       </nav>
       <AccountSwitch to="/signup" invitationToken={search.invitationToken} redirect={search.redirect} />
     </PublicFrame>
