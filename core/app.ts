@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Contract } from './contract/document.ts';
 import { csvBody } from './http/csv-body.ts';
+import { formBody } from './http/form-body.ts';
 import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
 import { multipartBody } from './http/multipart-body.ts';
 import { webApp } from './http/web.ts';
@@ -35,6 +36,7 @@ export function buildApp(options: {
   if (options.protocols) app.use(options.protocols);
   app.use(csvBody()); // raw bytes for CSV imports, up to 10 MB; JSON goes on to the parser below
   app.use(multipartBody()); // file uploads: read by the route, with its upload place's size limit
+  app.use(formBody()); // form posts (carrier webhooks): only operations that declare them read one
   app.use(
     bodyParser({
       enableTypes: ['json'],

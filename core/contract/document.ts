@@ -119,9 +119,10 @@ export class Contract {
     return `/paths/${escapePointer(op.path)}/${op.method.toLowerCase()}`;
   }
 
-  /** Validates a JSON request body; returns ajv's errors or null. */
-  validateBody(op: ContractOperation, body: unknown): ErrorObject[] | null {
-    const validate = this.validatorAt(`${this.operationPointer(op)}/requestBody/content/application~1json/schema`);
+  /** Validates a request body (JSON unless another media type is named); returns ajv's errors or null. */
+  validateBody(op: ContractOperation, body: unknown, mediaType = 'application/json'): ErrorObject[] | null {
+    const media = escapePointer(mediaType);
+    const validate = this.validatorAt(`${this.operationPointer(op)}/requestBody/content/${media}/schema`);
     return validate(body) ? null : (validate.errors ?? []);
   }
 

@@ -8,6 +8,7 @@ import type { RateLimiter, RouteRateLimit } from '../access/rate-limits.ts';
 import { AppError, type FieldError } from '../http/errors.ts';
 import type { GuestPrincipal, Principal, RequestContext } from '../http/context.ts';
 import { refuseInvalidCharacters } from '../http/invalid-characters.ts';
+import { FormBody } from '../http/form-body.ts';
 import { MultipartRequest } from '../http/multipart-body.ts';
 import type { operations } from './api.gen.ts';
 import { type Contract, type ContractOperation, pointersOf } from './document.ts';
@@ -20,11 +21,13 @@ type JsonBody<K extends OperationId> =
     ? Buffer
     : Op<K> extends { requestBody: { content: { 'multipart/form-data': unknown } } }
       ? MultipartRequest | null
-      : Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
-        ? B
-        : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
-          ? B | undefined
-          : undefined;
+      : Op<K> extends { requestBody: { content: { 'application/x-www-form-urlencoded': infer F } } }
+        ? F
+        : Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
+          ? B
+          : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+            ? B | undefined
+            : undefined;
 type Params<K extends OperationId, L extends 'path' | 'query'> =
   Op<K> extends { parameters: infer P }
     ? P extends { [X in L]?: infer V }
@@ -257,6 +260,21 @@ export class ApiRouter {
     const acceptsMultipart = op.requestMediaTypes.includes('multipart/form-data');
     if (acceptsMultipart) return body instanceof MultipartRequest ? body : null;
     if (body instanceof MultipartRequest) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+    // A form post (core/http/form-body.ts) reaches only operations that declare one; its fields are strings.
+    const acceptsForm = op.requestMediaTypes.includes('application/x-www-form-urlencoded');
+    if (body instanceof FormBody !== acceptsForm) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+    if (body instanceof FormBody) {
+      refuseInvalidCharacters(body.fields);
+      const formErrors = this.contract.validateBody(op, body.fields, 'application/x-www-form-urlencoded');
+      if (!formErrors) return body.fields;
+      throw AppError.invalid(
+        pointersOf(formErrors).map((e): FieldError => ({
+          code: 'VALIDATION_FAILED',
+          pointer: e.pointer,
+          detail: e.message,
+        })),
+      );
+    }
     // A text/csv body arrives as raw bytes (core/http/csv-body.ts); the handler decodes and validates it.
     const acceptsCsv = op.requestMediaTypes.includes('text/csv');
     if (Buffer.isBuffer(body) !== acceptsCsv) throw new AppError('UNSUPPORTED_MEDIA_TYPE');

@@ -11,16 +11,21 @@ export const CSV_BODY_LIMIT = 10 * 1024 * 1024;
 export function csvBody(limit = CSV_BODY_LIMIT): Middleware {
   return async (ctx: Context, next: Next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || !ctx.is('text/csv')) return next();
-    const declared = Number(ctx.get('content-length') || '0');
-    if (declared > limit) throw new AppError('REQUEST_TOO_LARGE');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw new AppError('REQUEST_TOO_LARGE');
-      chunks.push(chunk as Buffer);
-    }
-    ctx.request.body = Buffer.concat(chunks);
+    ctx.request.body = await readRawBody(ctx, limit);
     return next();
   };
+}
+
+/** Reads the whole request body, up to `limit` bytes (declared or counted); more is 413 REQUEST_TOO_LARGE. */
+export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
+  const declared = Number(ctx.get('content-length') || '0');
+  if (declared > limit) throw new AppError('REQUEST_TOO_LARGE');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new AppError('REQUEST_TOO_LARGE');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
