@@ -66,6 +66,7 @@ import { completedDocumentFiles } from './modules/documents/completion-certifica
 import { serviceSignaturesPlugin } from '../plugins/service-signatures/index.ts';
 import { eCertificateSignaturesPlugin } from '../plugins/e-certificate-signatures/index.ts';
 import { ssoPlugin } from '../plugins/sso/index.ts';
+import { boxPlugin } from '../plugins/box/index.ts';
 
 /** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
 export const BUILT_IN_PLUGINS: Plugin<never>[] = [
@@ -75,6 +76,7 @@ export const BUILT_IN_PLUGINS: Plugin<never>[] = [
   serviceSignaturesPlugin as Plugin<never>,
   eCertificateSignaturesPlugin as Plugin<never>,
   ssoPlugin as Plugin<never>,
+  boxPlugin as Plugin<never>,
 ];
 
 export const CORE_MIGRATIONS_TABLE = 'knex_migrations';

@@ -68,6 +68,11 @@ export const RATE_LIMIT_POLICIES = {
   // callbacks that fail (guessed states, replayed codes).
   ssoStartPerIp: { points: 30, windowSeconds: 15 * MINUTE },
   ssoCallbackPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  // Box (plugins/box): connections an administrator starts (each stores a state for 10 minutes).
+  boxConnectPerUser: { points: 20, windowSeconds: 15 * MINUTE },
+  // SMS delivery status reports Twilio posts (plugins/sms): bad signatures, and reports in all, per sending address.
+  smsStatusSignaturePerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  smsStatusPerIp: { points: 600, windowSeconds: MINUTE },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimitName = keyof typeof RATE_LIMIT_POLICIES;

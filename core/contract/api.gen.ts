@@ -596,6 +596,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sms/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's delivery status report for an SMS the service sent (its StatusCallback).
+         * @description For Twilio, not for users: with `KEIYAKU_PLUGIN_SMS_GATEWAY=twilio` every SMS is sent with this address
+         *     (`KEIYAKU_PUBLIC_URL` + `/core/v1/sms/twilio/status`) as its status callback, and Twilio posts the
+         *     message's status here as a form. The `X-Twilio-Signature` header must be Twilio's signature of that address
+         *     and the form's fields under the account's auth token, else 403 `SMS_STATUS_SIGNATURE_INVALID` (always so
+         *     when the gateway is not twilio). The status is recorded on the message's delivery (`queued`, `sent`,
+         *     `delivered`, `undelivered`, `failed`, with Twilio's error code); a report older than the recorded status
+         *     (a late `sent` after `delivered`) and a report of a message the service does not know change nothing. At
+         *     most 10 refused signatures per caller IP in 15 minutes and 600 reports a minute (429 `TOO_MANY_REQUESTS`).
+         */
+        post: operations["receiveTwilioSmsStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sso/settings": {
         parameters: {
             query?: never;
@@ -683,6 +710,169 @@ export interface paths {
          *     failed calls a caller IP in 15 minutes (429 `TOO_MANY_REQUESTS`).
          */
         post: operations["completeSsoSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/box/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's Box connection and how its uploads are doing (administrators).
+         * @description `status` is `not_connected` (no account connected), `connected`, or `auth_failed` when Box refused the
+         *     stored tokens (revoked, expired refresh token): uploads then stop until an administrator connects again
+         *     (the spec's "Box authentication failure", `lastError.code` `BOX_AUTH_FAILED`). `configured` is false
+         *     when the service has no Box application credentials (KEIYAKU_PLUGIN_BOX_CLIENT_ID / _CLIENT_SECRET):
+         *     nobody can connect then. Tokens are sealed at rest and never returned.
+         */
+        get: operations["getBoxConnection"];
+        put?: never;
+        /**
+         * Finish connecting a Box account with what Box sent back to the callback page (administrators).
+         * @description `code` and `state` are the query parameters Box redirected the browser to `/box/callback` with. The state
+         *     must be one `startBoxConnection` gave this administrator, unused and less than 10 minutes old (400
+         *     `BOX_STATE_INVALID` otherwise; it works once). The code is exchanged at Box (400 `invalid_grant` there is
+         *     502 `BOX_AUTH_FAILED`, an unreachable or failing Box 502 `BOX_UNAVAILABLE`), the tokens are sealed at rest
+         *     and the account (users/me) is read and stored. A previous connection of the organization is replaced;
+         *     the root folder starts as the account's root (All Files, id `0`) and the folder cache is cleared.
+         */
+        post: operations["completeBoxConnection"];
+        /**
+         * Disconnect the organization's Box account (administrators).
+         * @description The tokens are revoked at Box (best effort: a failure there is logged, the connection goes anyway) and
+         *     deleted with the folder cache. Upload records stay; queued uploads fail with `BOX_NOT_CONNECTED`.
+         */
+        delete: operations["disconnectBox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/box/connection/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting a Box account (administrators); answers Box's authorization URL.
+         * @description `redirectUri` is the web's callback page, `{origin}/box/callback`, where `origin` is the service's public
+         *     URL or the origin of this request (422 `BOX_REDIRECT_URI_INVALID` otherwise). The answer's URL carries a
+         *     `state` kept server-side, bound to this administrator, usable once for 10 minutes. 503
+         *     `BOX_NOT_CONFIGURED` when the service has no Box application credentials. At most 20 a user in 15
+         *     minutes (429 `TOO_MANY_REQUESTS`).
+         */
+        post: operations["startBoxConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/box/connection/root-folder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the Box folder completed documents go under (administrators).
+         * @description The folder is checked at Box (404 `BOX_FOLDER_NOT_FOUND` when the account cannot see it). Documents then go
+         *     to `<root>/<workspace name>/<business flow name>/`, folders created on demand (an existing folder of the
+         *     same name is reused). Changing it clears the folder cache. 409 `BOX_NOT_CONNECTED` without a connection,
+         *     502 `BOX_AUTH_FAILED` / `BOX_UNAVAILABLE` as for `listBoxFolders`.
+         */
+        put: operations["setBoxRootFolder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/box/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subfolders of a Box folder of the connected account, for the root folder picker (administrators).
+         * @description `parentId` `0` is the account's root (All Files). Paged as Box pages: `page[offset]` items skipped,
+         *     `page[limit]` at most 100; `meta.total` counts the folder's subfolders. `meta.parent` names the folder and
+         *     `meta.path` its ancestors from the root, for breadcrumbs. 404 `BOX_FOLDER_NOT_FOUND`, 409
+         *     `BOX_NOT_CONNECTED`, 502 `BOX_AUTH_FAILED` (the connection is then marked `auth_failed`) or
+         *     `BOX_UNAVAILABLE`.
+         */
+        get: operations["listBoxFolders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/box/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent uploads of completed documents to Box, newest change first (administrators).
+         * @description One row per document of the organization sent to Box (on completion or by hand): `queued`, `uploading`,
+         *     `done` (with the Box file ids) or `failed` (with the error code; `BOX_AUTH_FAILED` when the connection
+         *     lost its authorization). `filter[status]` narrows to one status.
+         */
+        get: operations["listBoxUploads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/box-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How the document's upload to the organization's Box is doing (anyone who may read the document).
+         * @description 404 `NOT_FOUND` without access to the document, 404 `BOX_UPLOAD_NOT_FOUND` when it was never sent to the
+         *     caller's organization's Box.
+         */
+        get: operations["getDocumentBoxUpload"];
+        put?: never;
+        /**
+         * Send a completed document to the organization's Box by hand (administrators who may read it).
+         * @description For a document that completed before Box was connected, or whose upload failed. Only organization
+         *     administrators may send, and only documents they may read (404 `NOT_FOUND` otherwise). The final signed
+         *     PDF and the completion certificate are queued for upload to the caller's organization's Box (202); an
+         *     upload already queued or running is answered as it is, a done one is sent again (Box keeps the earlier
+         *     file as a previous version). 409 `DOCUMENT_NOT_COMPLETED`, 409 `BOX_NOT_CONNECTED`, 502 `BOX_AUTH_FAILED`
+         *     while the connection is in `auth_failed` (connect again first). No body.
+         */
+        post: operations["sendDocumentToBox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3055,7 +3245,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "BOX_NOT_CONFIGURED" | "BOX_NOT_CONNECTED" | "BOX_AUTH_FAILED" | "BOX_STATE_INVALID" | "BOX_REDIRECT_URI_INVALID" | "BOX_FOLDER_NOT_FOUND" | "BOX_UPLOAD_NOT_FOUND" | "BOX_UNAVAILABLE" | "SMS_STATUS_SIGNATURE_INVALID" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -3622,9 +3812,11 @@ export interface components {
          *     - `workspace-invitation` (a partner organization invited to a workspace by link): inviterName,
          *       organizationName (the inviting owner), workspaceName, email (the invited address), expiresAt, **link**
          *       (/workspaces/{workspaceId}/join?invitation=…, 7 days).
+         *     - `box-auth-failed` (Box refused the organization's stored authorization; to its administrators, once per
+         *       failure): userName, organizationName, accountLogin (the Box login), **link** (the Box settings page).
          * @enum {string}
          */
-        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code" | "one-time-invitation" | "one-time-auth-code" | "one-time-task-assigned" | "one-time-business-flow-completed" | "workspace-invitation";
+        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code" | "one-time-invitation" | "one-time-auth-code" | "one-time-task-assigned" | "one-time-business-flow-completed" | "workspace-invitation" | "box-auth-failed";
         MailPlaceholder: {
             /** @description Written as {{name}} in a subject or body. */
             name: string;
@@ -3744,6 +3936,15 @@ export interface components {
                 /** Format: date-time */
                 deliveredAt: string;
             };
+        };
+        /** @description The fields of Twilio's status callback (others it sends are signed and kept out of the record). */
+        TwilioSmsStatusForm: {
+            MessageSid: string;
+            MessageStatus: string;
+            AccountSid?: string;
+            ErrorCode?: string;
+        } & {
+            [key: string]: string;
         };
         MailBounceRequest: {
             data: {
@@ -3865,6 +4066,149 @@ export interface components {
                     refreshTokenDelivery?: components["schemas"]["RefreshTokenDelivery"];
                 };
             };
+        };
+        /**
+         * @description `auth_failed`: Box refused the stored tokens (the spec's "Box authentication failure"); connect again.
+         * @enum {string}
+         */
+        BoxConnectionStatus: "not_connected" | "connected" | "auth_failed";
+        BoxFolderRef: {
+            /** @description Box folder id; `0` is All Files. */
+            id: string;
+            name: string;
+        };
+        BoxConnection: {
+            /** @description The service has Box application credentials (anyone can connect). */
+            configured: boolean;
+            /** @description An account is connected (`connected` or `auth_failed`). */
+            connected: boolean;
+            status: components["schemas"]["BoxConnectionStatus"];
+            /** @description The connected Box user's login (e-mail). */
+            accountLogin: string | null;
+            accountName: string | null;
+            /** @description Where documents go (`<root>/<workspace>/<business flow>/`); null when not connected. */
+            rootFolder: null | components["schemas"]["BoxFolderRef"];
+            /** @description The last failure of the connection or an upload; null after a success. */
+            lastError: null | {
+                code: components["schemas"]["ErrorCode"];
+                /** Format: date-time */
+                at: string;
+            };
+            /**
+             * Format: date-time
+             * @description The last upload that succeeded.
+             */
+            lastUploadAt: string | null;
+            /** @description Uploads of the organization now in `failed`. */
+            failedUploads: number;
+            /** Format: date-time */
+            connectedAt: string | null;
+        };
+        BoxConnectionResponse: {
+            data: {
+                /** @constant */
+                type: "BoxConnection";
+                attributes: components["schemas"]["BoxConnection"];
+            };
+        };
+        BoxConnectionRequest: {
+            data: {
+                /** @constant */
+                type: "BoxConnection";
+                attributes: {
+                    code: string;
+                    state: string;
+                };
+            };
+        };
+        BoxAuthorizationRequest: {
+            data: {
+                /** @constant */
+                type: "BoxAuthorization";
+                attributes: {
+                    /** @description `{origin}/box/callback`, registered as the redirect URI of the Box application. */
+                    redirectUri: string;
+                };
+            };
+        };
+        BoxAuthorizationResponse: {
+            data: {
+                /** @constant */
+                type: "BoxAuthorization";
+                attributes: {
+                    /** @description Box's authorization page; send the browser there. */
+                    authorizationUrl: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                };
+            };
+        };
+        BoxRootFolderRequest: {
+            data: {
+                /** @constant */
+                type: "BoxRootFolder";
+                attributes: {
+                    folderId: string;
+                };
+            };
+        };
+        BoxFolder: {
+            /** @constant */
+            type: "BoxFolder";
+            id: string;
+            attributes: {
+                name: string;
+            };
+        };
+        BoxFolderList: {
+            data: components["schemas"]["BoxFolder"][];
+            meta: {
+                total: number;
+                offset: number;
+                limit: number;
+                parent: components["schemas"]["BoxFolderRef"];
+                /** @description The parent's ancestors, from All Files down (empty for All Files itself). */
+                path: components["schemas"]["BoxFolderRef"][];
+            };
+        };
+        /** @enum {string} */
+        BoxUploadStatus: "queued" | "uploading" | "done" | "failed";
+        BoxUpload: {
+            /** @constant */
+            type: "BoxUpload";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                /** Format: uuid */
+                documentId: string;
+                documentName: string;
+                /** Format: uuid */
+                businessFlowId: string;
+                status: components["schemas"]["BoxUploadStatus"];
+                /** @description Why the last attempt failed (`failed`, or a `queued` one waiting for its next try). */
+                errorCode: null | components["schemas"]["ErrorCode"];
+                attempts: number;
+                boxFolderId: string | null;
+                boxFileIds: {
+                    /** @description The final signed PDF's Box file id. */
+                    document: string | null;
+                    /** @description The completion certificate's Box file id. */
+                    certificate: string | null;
+                };
+                /** @enum {string} */
+                trigger: "completion" | "manual";
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                uploadedAt: string | null;
+            };
+        };
+        BoxUploadResponse: {
+            data: components["schemas"]["BoxUpload"];
+        };
+        BoxUploadList: {
+            data: components["schemas"]["BoxUpload"][];
+            meta: components["schemas"]["ListMeta"];
         };
         BatchRowError: {
             code: components["schemas"]["ErrorCode"];
@@ -7231,6 +7575,35 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    receiveTwilioSmsStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TwilioSmsStatusForm"];
+            };
+        };
+        responses: {
+            /** @description The report was recorded (or changed nothing). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     getSsoSettings: {
         parameters: {
             query?: never;
@@ -7368,6 +7741,273 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getBoxConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxConnectionResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    completeBoxConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoxConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description Connected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxConnectionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    disconnectBox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected (or there was no connection). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    startBoxConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoxAuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxAuthorizationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    setBoxRootFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoxRootFolderRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection with its new root folder. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxConnectionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listBoxFolders: {
+        parameters: {
+            query?: {
+                /** @description The Box folder id whose subfolders are listed; `0` (default) is All Files. */
+                parentId?: string;
+                /** @description Items to skip. */
+                "page[offset]"?: number;
+                /** @description Items per page, at most 100. */
+                "page[limit]"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subfolders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxFolderList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listBoxUploads: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                "filter[status]"?: components["schemas"]["BoxUploadStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The uploads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxUploadList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getDocumentBoxUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxUploadResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    sendDocumentToBox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoxUploadResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
             502: components["responses"]["BadGateway"];
         };

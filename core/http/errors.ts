@@ -437,6 +437,52 @@ export const ERROR_CATALOGUE = {
     ja: 'このIDプロバイダーのアカウントに対応するユーザーがこの組織に登録されていません。管理者にお問い合わせください。',
     en: 'No user of this organization matches your identity provider account. Contact your administrator.',
   },
+  // Box (plugins/box).
+  BOX_NOT_CONFIGURED: {
+    status: 503,
+    ja: 'このサービスではBox連携が設定されていません。サービスの運営者にお問い合わせください。',
+    en: 'Box integration is not set up on this service. Contact the service operator.',
+  },
+  BOX_NOT_CONNECTED: {
+    status: 409,
+    ja: 'Boxアカウントが連携されていません。組織管理のBox連携から連携してください。',
+    en: 'No Box account is connected. Connect one in the organization’s Box settings.',
+  },
+  BOX_AUTH_FAILED: {
+    status: 502,
+    ja: 'Box認証に失敗しました。組織管理のBox連携から再度連携してください。',
+    en: 'Box authentication failed. Connect the Box account again in the organization’s Box settings.',
+  },
+  BOX_STATE_INVALID: {
+    status: 400,
+    ja: 'Box連携の要求が無効か期限切れです。最初からやり直してください。',
+    en: 'The Box connection request is invalid or has expired. Please start again.',
+  },
+  BOX_REDIRECT_URI_INVALID: {
+    status: 422,
+    ja: 'Box連携の戻り先URLがこのサービスのものではありません。',
+    en: 'The Box callback address does not belong to this service.',
+  },
+  BOX_FOLDER_NOT_FOUND: {
+    status: 404,
+    ja: 'Boxのフォルダーが見つかりません。削除されたか、アクセス権がない可能性があります。',
+    en: 'The Box folder was not found. It may have been deleted, or the account cannot access it.',
+  },
+  BOX_UPLOAD_NOT_FOUND: {
+    status: 404,
+    ja: 'この書類はまだBoxに送信されていません。',
+    en: 'This document has not been sent to Box.',
+  },
+  BOX_UNAVAILABLE: {
+    status: 502,
+    ja: 'Boxに接続できませんでした。しばらくしてから再度お試しください。',
+    en: 'Box could not be reached. Please try again later.',
+  },
+  SMS_STATUS_SIGNATURE_INVALID: {
+    status: 403,
+    ja: 'SMS配信状況の通知の署名を確認できませんでした。',
+    en: 'The signature of the SMS delivery status report could not be verified.',
+  },
   GROUP_NAME_TAKEN: {
     status: 422,
     ja: '同じ名前のグループが既に登録されています。',

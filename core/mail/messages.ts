@@ -23,6 +23,7 @@ export const MAIL_KINDS = [
   'one-time-task-assigned',
   'one-time-business-flow-completed',
   'workspace-invitation',
+  'box-auth-failed',
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -67,6 +68,26 @@ const DOCUMENT_TASK_PLACEHOLDERS = [
 ] as const;
 
 export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
+  'box-auth-failed': {
+    placeholders: ['userName', 'organizationName', 'accountLogin', 'link'],
+    required: ['link'],
+    secret: [],
+    defaults: {
+      ja: {
+        name: 'Box認証エラー',
+        summary: 'Boxが連携の認証を拒否したとき（連携の解除、有効期限切れなど）、組織の管理者に送信します。',
+        subject: '【Keiyaku】Box認証に失敗しました',
+        body: '{{userName}} 様\n\n{{organizationName}} のBox連携（{{accountLogin}}）で、Box認証に失敗しました。完了した書類はBoxに保存されていません。\n\n下記の画面からBoxと再度連携してください。連携後、保存できなかった書類は書類の画面から「Boxに送信」で送信できます。\n\n{{link}}',
+      },
+      en: {
+        name: 'Box authentication failure',
+        summary:
+          "Sent to the organization's administrators when Box refuses the connection's authorization (revoked or expired).",
+        subject: '[Keiyaku] Box authentication failed',
+        body: 'Dear {{userName}},\n\nBox authentication failed for the Box connection of {{organizationName}} ({{accountLogin}}). Completed documents are not being saved to Box.\n\nConnect Box again on the page below. Afterwards, send the documents that were not saved with "Send to Box" on their document page.\n\n{{link}}',
+      },
+    },
+  },
   'workspace-invitation': {
     placeholders: ['inviterName', 'organizationName', 'workspaceName', 'email', 'expiresAt', 'link'],
     required: ['link'],

@@ -16,7 +16,8 @@ import type { CompletedDocumentFiles } from '../modules/documents/completion-cer
 import type { ApiRouter, Handler, RouteOptions } from '../contract/router.ts';
 import type { operations } from '../contract/api.gen.ts';
 import { migrateFolder } from '../db/migrate.ts';
-import type { Plan } from '../http/context.ts';
+import type { Plan, Principal } from '../http/context.ts';
+import { documentAccess } from '../modules/workspaces/access.ts';
 import type { JobHandler, JobQueue, QueuePolicy } from '../jobs/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { SignatureType } from '../signing/signature-types.ts';
@@ -27,14 +28,14 @@ import { type PaidOption, planHasFeature } from '../access/plans.ts';
 // signature types, core/signing/index.ts).
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
-export { perIp } from '../access/rate-limits.ts';
+export { perIp, perUser } from '../access/rate-limits.ts';
 /** Refuses (403 PLAN_FEATURE_UNAVAILABLE) an organization whose plan lacks a feature: for public plugin routes. */
 export { assertPlanFeature } from '../access/plans.ts';
 /** The body and refresh cookie of a sign-in answer, as POST /auth gives them (RefreshTokenDelivery). */
 export { authResult } from '../auth/routes.ts';
 export { AppError } from '../http/errors.ts';
 export type { TokenPair } from '../auth/sessions.ts';
-export type { RequestContext } from '../http/context.ts';
+export type { Principal, RequestContext } from '../http/context.ts';
 export type { CompletedDocumentFiles } from '../modules/documents/completion-certificate.ts';
 
 /** Events plugins can listen to, with what each carries. */
@@ -132,6 +133,14 @@ export interface PluginContext<C = unknown> {
      * DOCUMENT_NOT_COMPLETED, or the scan's refusal while unsafe.
      */
     completedFiles(documentId: string): Promise<CompletedDocumentFiles>;
+    /**
+     * Checks that a signed-in user may read a document, as core's document operations do (NOT_FOUND otherwise),
+     * and tells its organization, flow and status.
+     */
+    assertReadable(
+      documentId: string,
+      principal: Principal,
+    ): Promise<{ organizationId: string; businessFlowId: string; workspaceId: string; status: string; name: string }>;
     recordScanVerdict(
       trx: Knex.Transaction,
       input: { documentVersionId: string; verdict: ScanVerdict; engine: string; detail: string | null },
@@ -308,6 +317,16 @@ export class PluginHost {
       },
       documents: {
         completedFiles: completedFiles ?? missing('completed document files'),
+        assertReadable: async (documentId, principal) => {
+          const { flow, document } = await documentAccess(knex, principal, documentId);
+          return {
+            organizationId: document.organization_id,
+            businessFlowId: flow.id,
+            workspaceId: flow.workspace_id,
+            status: document.status,
+            name: document.name,
+          };
+        },
         recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog }, trx, input),
         builtinThreat: (bytes) => pdfWork.run('scan', { bytes }),
       },

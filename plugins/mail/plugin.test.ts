@@ -218,6 +218,7 @@ describe('mail plugin over SMTP', () => {
       users: { provision: () => Promise.reject(new Error('not used by the mail plugin')) },
       documents: {
         completedFiles: () => Promise.reject(new Error('not used by the mail plugin')),
+        assertReadable: () => Promise.reject(new Error('not used by the mail plugin')),
         recordScanVerdict: async () => ({ changed: false }),
         builtinThreat: async () => null,
       },

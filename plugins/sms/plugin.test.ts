@@ -86,6 +86,17 @@ describe('sms plugin', () => {
     expect(await knex('sms_outbox').where({ phone_number: phone })).toHaveLength(1);
   });
 
+  it('refuses Twilio status reports with 403 while the gateway is the outbox', async () => {
+    const response = await fetch(`${app.url}/core/v1/sms/twilio/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'c2lnbmF0dXJl' },
+      body: 'MessageSid=SM0123&MessageStatus=delivered',
+    });
+    expect(response.status).toBe(403);
+    const body = (await response.json()) as { errors: { code: string }[] };
+    expect(body.errors[0]!.code).toBe('SMS_STATUS_SIGNATURE_INVALID');
+  });
+
   it('still sends a job queued by an earlier version, which carries the rendered text itself', async () => {
     const phone = newPhone();
     const id = randomUUID();
