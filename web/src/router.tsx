@@ -26,6 +26,7 @@ import { validateOneTimeAuthSearch } from './features/one-time/search.ts';
 import { validateWizardSearch } from './features/send-wizard/search.ts';
 import { ErrorPage, ForbiddenPage, NotFoundPage, OneTimeErrorPage } from './features/errors/pages.tsx';
 import { validateJoinSearch } from './features/partners/search.ts';
+import { validateBoxCallbackSearch } from './features/box/search.ts';
 import { validateSsoSearch } from './features/sso/search.ts';
 import { currentUserQueryOptions } from './session/current-user.ts';
 import { SessionEffects } from './session/effects.tsx';
@@ -167,6 +168,7 @@ const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
   ),
   agents: lazyRouteComponent(() => import('./features/e-certificates/pages/agents-page.tsx'), 'AgentsPage'),
   sso: lazyRouteComponent(() => import('./features/sso/pages/sso-settings-page.tsx'), 'SsoSettingsPage'),
+  box: lazyRouteComponent(() => import('./features/box/pages/box-settings-page.tsx'), 'BoxSettingsPage'),
 };
 
 /** Settings screens below a section (details, imports), each a lazy route of its own. */
@@ -322,10 +324,8 @@ const routeTree = rootRoute.addChildren([
     createRoute({
       getParentRoute: () => guarded,
       path: '/organizations/documents/$documentId',
-      component: lazyRouteComponent(
-        () => import('./features/documents/pages/document-detail-page.tsx'),
-        'DocumentDetailPage',
-      ),
+      // The document screen with other features' panels (Box): composed in web/src/routes.
+      component: lazyRouteComponent(() => import('./routes/document-detail.tsx'), 'DocumentDetailRoute'),
       errorComponent: routeError,
     }),
     createRoute({
@@ -393,6 +393,14 @@ const routeTree = rootRoute.addChildren([
       // Every user's own account: name, language, mobile number, password, seal images, signed-in devices.
       component: lazyRouteComponent(() => import('./features/account/pages/account-page.tsx'), 'AccountPage'),
       errorComponent: routeError,
+    }),
+    // Box (plugins/box) sends the administrator back here with ?code&state after they allowed the connection.
+    createRoute({
+      getParentRoute: () => guarded,
+      path: '/box/callback',
+      component: lazyRouteComponent(() => import('./features/box/pages/box-callback-page.tsx'), 'BoxCallbackPage'),
+      errorComponent: routeError,
+      validateSearch: validateBoxCallbackSearch,
     }),
     guardedRoute('/error-403', () => <ForbiddenPage />),
   ]),

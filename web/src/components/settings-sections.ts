@@ -13,6 +13,7 @@ export const SETTINGS_SECTIONS = [
   { path: 'password-policy', key: 'passwordPolicy', adminOnly: true },
   { path: 'ip-restrictions', key: 'ipRestrictions', adminOnly: true },
   { path: 'sso', key: 'sso', adminOnly: true, feature: 'sso' },
+  { path: 'box', key: 'box', adminOnly: true, feature: 'box' },
   { path: 'properties', key: 'properties', adminOnly: true },
   { path: 'mail-templates', key: 'mailTemplates', adminOnly: true },
   { path: 'batch', key: 'batch', adminOnly: true },

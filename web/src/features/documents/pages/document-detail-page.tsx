@@ -1,5 +1,5 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { DetailStatus } from '../../../components/detail-status.tsx';
@@ -28,6 +28,12 @@ registerCatalogue('documents', { ja, en });
 const route = getRouteApi('/guarded/organizations/documents/$documentId');
 
 type Attributes = DocumentDetail['attributes'];
+
+/** What the route gives the page to show with the downloads (panels of other features, composed in web/src/routes). */
+export interface DocumentPanels {
+  /** Where the document went in the organization's Box; `completed` once every task is done. */
+  box?: (document: { documentId: string; completed: boolean }) => ReactNode;
+}
 
 /** Stored values and (for the owner organization) the other document-scope definitions, as inputs. */
 function usePropertyFields(attributes: Attributes | undefined, ownerSide: boolean): PropertyField[] {
@@ -136,10 +142,12 @@ function Loaded({
   documentId,
   detail,
   onReload,
+  panels,
 }: {
   documentId: string;
   detail: DocumentDetail;
   onReload: () => void;
+  panels: DocumentPanels;
 }) {
   const { t } = useTranslation('documents');
   const me = useCurrentUser().data?.attributes;
@@ -161,6 +169,7 @@ function Loaded({
     <>
       <Summary attributes={attributes} />
       {attributes.status === 'completed' && <CompletedDownloads documentId={documentId} />}
+      {panels.box?.({ documentId, completed: attributes.status === 'completed' })}
       <div className="split-layout document-layout">
         <section aria-labelledby="document-preview-title" className="panel">
           <h2 id="document-preview-title">{t('detail.previewTitle')}</h2>
@@ -246,7 +255,7 @@ function Loaded({
 }
 
 /** One document: preview, the caller's task, the task editor, attributes, versions, history and cancel. */
-export function DocumentDetailPage() {
+export function DocumentDetailPage({ panels = {} }: { panels?: DocumentPanels }) {
   const { t } = useTranslation(['documents', 'common']);
   const { documentId } = route.useParams();
   const document_ = useDocument(documentId);
@@ -268,7 +277,7 @@ export function DocumentDetailPage() {
       )}
       <h1 id="document-detail-title">{detail?.attributes.name ?? t('detail.title')}</h1>
       <DetailStatus query={document_} loading={t('detail.loading')} notFound={t('detail.notFound')} />
-      {detail && <Loaded documentId={documentId} detail={detail} onReload={reload} />}
+      {detail && <Loaded documentId={documentId} detail={detail} onReload={reload} panels={panels} />}
     </section>
   );
 }
