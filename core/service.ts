@@ -232,7 +232,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
       closing ??= (async () => {
         if (server) {
           const s = server as Server;
-          await new Promise<void>((resolve) => s.close(() => resolve()));
+          const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+          // close() ends the connections idle at that moment; one whose response finishes later would stay open
+          // until its keep-alive timeout, so each is ended as soon as it is idle. A response still being written
+          // (a download) completes; a client that reads nothing holds on no longer than the grace period.
+          const sweep = setInterval(() => s.closeIdleConnections?.(), 50);
+          sweep.unref();
+          const grace = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
+          await Promise.race([closed, grace]);
+          clearInterval(sweep);
           s.closeAllConnections?.();
         }
         // A client that hung up leaves its handler running; let it finish before the database goes away.
