@@ -8,7 +8,19 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: 'keiyaku' },
     redact: {
-      paths: ['password', 'currentPassword', 'token', 'refreshToken', 'authorizationToken', '*.password'],
+      paths: [
+        'password',
+        'currentPassword',
+        'token',
+        'refreshToken',
+        'authorizationToken',
+        '*.password',
+        // HTTP client errors (axios and the SDKs on it) carry their request: headers with credentials, the body.
+        'err.config',
+        'err.request',
+        'err.response.config',
+        'err.response.request',
+      ],
       censor: '[redacted]',
     },
   });

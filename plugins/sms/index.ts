@@ -126,8 +126,11 @@ async function sendThroughTwilio(
           .update({ status: 'failed', error_code: errorCode, updated_at: ctx.clock.now() });
       }
       const what = lastTry ? 'gave up' : 'will retry';
-      ctx.log.warn({ err: error, messageId: message.id, errorCode }, `sms: Twilio did not take the message; ${what}`);
-      throw error;
+      // The SDK's network errors carry the request (its Authorization header, the code in the body): only the code
+      // goes to the log and to the queue.
+      ctx.log.warn({ messageId: message.id, errorCode }, `sms: Twilio did not take the message; ${what}`);
+      // eslint-disable-next-line preserve-caught-error
+      throw new Error(`sms ${message.id}: Twilio did not take the message (${errorCode}); ${what}`);
     }
     ctx.log.warn({ messageId: message.id, errorCode: error.errorCode }, 'sms: Twilio refused the message');
     await close({ status: 'failed', error_code: error.errorCode });
