@@ -21,7 +21,7 @@ export function formBody(limit = FORM_BODY_LIMIT): Middleware {
   return async (ctx: Context, next: Next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(ctx.method) || !ctx.is('application/x-www-form-urlencoded')) return next();
     const raw = await readRawBody(ctx, limit);
-    const fields: Record<string, string> = {};
+    const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) fields[name] = value;
     ctx.request.body = new FormBody(fields);
     return next();
