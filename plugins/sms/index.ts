@@ -16,6 +16,7 @@ import {
   type SmsMessage,
 } from '../../core/plugins/index.ts';
 import {
+  type DeliveryStatus,
   deliveryStatusOf,
   earlierStatuses,
   japaneseMobileE164,
@@ -26,6 +27,7 @@ import {
 } from './gateway.ts';
 
 type Ctx = PluginContext<SmsConfig>;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Where Twilio posts status reports: the public address the signatures are made over. */
 export const STATUS_CALLBACK_PATH = '/core/v1/sms/twilio/status';
@@ -100,11 +102,22 @@ async function sendThroughTwilio(
     await ctx.mail.markSent(message.id); // handed over before a crash: make sure the code is wiped all the same
     return;
   }
-  const close = (changes: Record<string, unknown>) =>
+  const close = (changes: { status: DeliveryStatus; carrier_message_sid?: string; error_code: string | null }) =>
     ctx.db.transaction(async (trx) => {
+      let closing = changes;
+      // A report Twilio posted before this answer came back was parked (recordReport): it is the newer news.
+      if (changes.carrier_message_sid) {
+        const early = await trx('sms_early_reports')
+          .where({ carrier_message_sid: changes.carrier_message_sid })
+          .first<{ status: DeliveryStatus; error_code: string | null } | undefined>();
+        if (early && earlierStatuses(early.status).includes(changes.status)) {
+          closing = { ...changes, status: early.status, error_code: early.error_code };
+        }
+        if (early) await trx('sms_early_reports').where({ carrier_message_sid: changes.carrier_message_sid }).delete();
+      }
       await trx('sms_deliveries')
         .where({ message_id: message.id })
-        .update({ ...changes, updated_at: ctx.clock.now() });
+        .update({ ...closing, updated_at: ctx.clock.now() });
       await ctx.mail.markSent(message.id, trx);
     });
   const to = japaneseMobileE164(message.to);
@@ -137,6 +150,30 @@ async function sendThroughTwilio(
   }
 }
 
+/**
+ * Records a status report: a delivery moves forward only (a late report changes nothing). A report for a sid not
+ * stored yet (Twilio answered the send after posting it) is parked until the send stores the sid, for a day at most.
+ */
+async function recordReport(ctx: Ctx, sid: string, status: DeliveryStatus, errorCode: string | null): Promise<void> {
+  const now = ctx.clock.now();
+  const updated = await ctx
+    .db('sms_deliveries')
+    .where({ carrier_message_sid: sid })
+    .whereIn('status', earlierStatuses(status))
+    .update({ status, error_code: errorCode, updated_at: now });
+  if (updated > 0 || (await ctx.db('sms_deliveries').where({ carrier_message_sid: sid }).first('message_id'))) return;
+  await ctx
+    .db('sms_early_reports')
+    .where('received_at', '<', new Date(now.getTime() - DAY_MS))
+    .delete();
+  await ctx
+    .db('sms_early_reports')
+    .insert({ carrier_message_sid: sid, status, error_code: errorCode, received_at: now })
+    .onConflict('carrier_message_sid')
+    .merge(['status', 'error_code', 'received_at'])
+    .whereIn('sms_early_reports.status', earlierStatuses(status));
+}
+
 export const smsPlugin = definePlugin<SmsConfig>({
   name: 'sms',
   migrations: new URL('./migrations/', import.meta.url),
@@ -167,13 +204,7 @@ export const smsPlugin = definePlugin<SmsConfig>({
         throw new AppError('SMS_STATUS_SIGNATURE_INVALID');
       }
       const status = deliveryStatusOf(body.MessageStatus);
-      if (status) {
-        await ctx
-          .db('sms_deliveries')
-          .where({ carrier_message_sid: body.MessageSid })
-          .whereIn('status', earlierStatuses(status))
-          .update({ status, error_code: body.ErrorCode || null, updated_at: ctx.clock.now() });
-      }
+      if (status) await recordReport(ctx, body.MessageSid, status, body.ErrorCode || null);
       return { status: 204 };
     });
   },

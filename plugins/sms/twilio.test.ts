@@ -238,6 +238,22 @@ describe('the twilio gateway', () => {
     expect(await delivery(otherId)).toMatchObject({ status: 'undelivered', error_code: '30003' });
   });
 
+  it('keeps a report that outruns the send answer and applies it when the sid is stored', async () => {
+    const phone = newPhone();
+    twilioApi.beforeAnswer = async (message) => {
+      const early = await twilioApi.reportStatus(message.sid, 'undelivered', { origin: app.url, errorCode: '30005' });
+      expect(early.status).toBe(204);
+    };
+    try {
+      const id = await queue(phone, '550011');
+      const { sid } = await sentTo(phone);
+      expect(await deliveryIn(id, ['undelivered'])).toMatchObject({ carrier_message_sid: sid, error_code: '30005' });
+      expect(await knex()('sms_early_reports').where({ carrier_message_sid: sid }).first()).toBeUndefined();
+    } finally {
+      twilioApi.beforeAnswer = null;
+    }
+  });
+
   it('reads form bodies only where the contract declares them (415 elsewhere and for JSON here)', async () => {
     const form = await fetch(`${app.url}/core/v1/auth`, {
       method: 'POST',

@@ -34,6 +34,8 @@ export class TwilioMessagesApi {
   readonly invalidNumbers = new Set<string>();
   private failures = 0;
   private server: Server | null = null;
+  /** Runs after a message is taken and before the answer leaves (e.g. a status report that outruns the answer). */
+  beforeAnswer: ((message: TwilioMessage) => Promise<void>) | null = null;
 
   private constructor(
     readonly accountSid: string,
@@ -157,6 +159,8 @@ export class TwilioMessagesApi {
       status: messagingServiceSid ? 'accepted' : 'queued',
     };
     this.messages.push(message);
+    const createdStatus = message.status; // the answer tells the status at creation, whatever was reported since
+    await this.beforeAnswer?.(message);
     const now = new Date().toUTCString().replace('GMT', '+0000');
     this.answer(res, req, 201, {
       account_sid: this.accountSid,
@@ -175,7 +179,7 @@ export class TwilioMessagesApi {
       price: null,
       price_unit: 'USD',
       sid,
-      status: message.status,
+      status: createdStatus,
       subresource_uris: { media: `/2010-04-01/Accounts/${this.accountSid}/Messages/${sid}/Media.json` },
       to,
       uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${sid}.json`,
