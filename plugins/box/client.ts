@@ -56,8 +56,11 @@ export interface ConnectionRow {
 
 /** Refreshing an access token is considered early by this much, so a request does not start with a dying one. */
 const EXPIRY_MARGIN_MS = 30_000;
-/** The longest one refresh may hold the connection's lease, and the longest another waits for it. */
-const LEASE_MS = 30_000;
+/**
+ * The longest one refresh may hold the connection's lease, and the longest another waits for it: longer than the
+ * token request may take, so a slow Box never lets a second worker spend the same refresh token.
+ */
+const leaseMs = (ctx: Ctx) => ctx.config.requestTimeoutSeconds * 1000 + 10_000;
 
 interface StoredTokens {
   accessToken: string;
@@ -159,23 +162,34 @@ class ConnectionOAuth extends BoxOAuth {
 
   override async refreshToken(networkSession?: NetworkSession): Promise<AccessToken> {
     const seen = this.storage.lastAccessToken;
-    const giveUpAt = Date.now() + LEASE_MS;
+    const lease = leaseMs(this.ctx);
+    const giveUpAt = Date.now() + lease;
     const db = this.ctx.db;
     while (Date.now() < giveUpAt) {
       const now = new Date();
+      const until = new Date(now.getTime() + lease);
       const claimed = await db('box_connections')
         .where({ id: this.storage.connectionId })
         .andWhere((q) => q.whereNull('refreshing_until').orWhere('refreshing_until', '<', now))
-        .update({ refreshing_until: new Date(now.getTime() + LEASE_MS) });
+        .update({ refreshing_until: until });
       if (claimed === 1) {
+        let current: AccessToken | undefined;
         try {
-          const current = await this.storage.get();
+          current = await this.storage.get();
           const fresh = (this.storage.expiresAt?.getTime() ?? 0) > this.ctx.clock.now().getTime() + EXPIRY_MARGIN_MS;
           // Another worker refreshed while this one waited: its token is the one to use.
           if (current && current.accessToken !== seen && fresh) return current;
           return await super.refreshToken(networkSession);
+        } catch (error) {
+          // Refused, yet the stored tokens changed meanwhile (a refresh elsewhere outlived its lease): use those.
+          const stored = await this.storage.get();
+          if (stored && current && stored.accessToken !== current.accessToken) return stored;
+          throw error;
         } finally {
-          await db('box_connections').where({ id: this.storage.connectionId }).update({ refreshing_until: null });
+          // Only this worker's own lease: one that ran out may have been taken by another worker since.
+          await db('box_connections')
+            .where({ id: this.storage.connectionId, refreshing_until: until })
+            .update({ refreshing_until: null });
         }
       }
       await sleep(100);
@@ -246,6 +260,9 @@ export function boxCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The token endpoint's answers that mean our grant or client is refused for good (RFC 6749 §5.2). */
+const AUTH_REFUSALS = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
+
 /**
  * Box refused our authorization for good: the token endpoint refused the refresh token or code (400/401
  * invalid_grant, invalid_client), or an API call stayed 401 after a refresh, or there were no tokens.
@@ -254,7 +271,9 @@ export function isAuthFailure(error: unknown): boolean {
   if (error instanceof BoxApiError) {
     const status = error.responseInfo.statusCode;
     const tokenEndpoint = /\/oauth2\/token/.test(error.requestInfo.url);
-    return status === 401 || (tokenEndpoint && status >= 400 && status < 500);
+    if (!tokenEndpoint) return status === 401;
+    // The token endpoint's 429 or other answers are not a verdict on our authorization.
+    return (status === 400 || status === 401) && AUTH_REFUSALS.has(boxCode(error) ?? '');
   }
   return error instanceof BoxSdkError && /has no tokens/.test(error.message);
 }

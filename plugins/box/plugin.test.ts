@@ -262,6 +262,24 @@ describe('box plugin', () => {
     const again = await settledUpload(w.ownerA.token, documentId);
     expect(again.attributes.status).toBe('done');
     expect(box.files.get(again.attributes.boxFileIds.document)!.versions).toHaveLength(2);
+
+    // Two jobs for one queued upload (a retry left over from before a manual send): one claims it, the other finds
+    // nothing to do, and the file gets one version more, not two.
+    const { knex, jobs } = app.service.deps;
+    await knex('box_uploads').where({ document_id: documentId }).update({ status: 'queued' });
+    const jobIds = await Promise.all([
+      jobs.send('box.upload', { uploadId: again.id }),
+      jobs.send('box.upload', { uploadId: again.id }),
+    ]);
+    await vi.waitFor(
+      async () => {
+        const states = await knex('pgboss.job').whereIn('id', jobIds).pluck('state');
+        expect(states).toEqual(['completed', 'completed']);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
+    expect((await settledUpload(w.ownerA.token, documentId)).attributes.status).toBe('done');
+    expect(box.files.get(again.attributes.boxFileIds.document)!.versions).toHaveLength(3);
   });
 
   it('sends an older document completed before Box was connected, and refuses one not completed', async () => {

@@ -138,26 +138,66 @@ async function sendFiles(ctx: Ctx, connection: ConnectionRow, files: CompletedDo
   }
 }
 
-/** Runs one upload attempt; throws (the queue retries) only for a transient failure with retries left. */
+/**
+ * An upload queued or uploading without a change for this long lost its job (a worker that died mid-upload): a new
+ * job or a manual send may take it over. Longer than one attempt can run (two files at the request timeout, and the
+ * folders).
+ */
+export const STALE_UPLOAD_MS = 30 * 60 * 1000;
+
+/**
+ * Runs one upload attempt. The row is claimed first (queued, or uploading and stale), so two jobs never run one
+ * upload; the attempt then ends the row as done, failed, or queued again when a transient failure has retries left,
+ * which is the only case that throws (the queue retries).
+ */
 export async function runUpload(ctx: Ctx, job: { data: UploadJob; retryCount: number }): Promise<void> {
-  const upload = await ctx.db('box_uploads').where({ id: job.data.uploadId }).first<UploadRow | undefined>();
-  if (!upload || upload.status === 'done' || upload.status === 'failed') return;
+  const now = ctx.clock.now();
+  const [upload] = (await ctx
+    .db('box_uploads')
+    .where({ id: job.data.uploadId })
+    .andWhere((q) =>
+      q
+        .where({ status: 'queued' })
+        .orWhere((stale) =>
+          stale.where({ status: 'uploading' }).andWhere('updated_at', '<', new Date(now.getTime() - STALE_UPLOAD_MS)),
+        ),
+    )
+    .update({ status: 'uploading', attempts: ctx.db.raw('attempts + 1'), updated_at: now })
+    .returning('*')) as UploadRow[];
+  if (!upload) return; // done, failed, or another job has it
   const finish = async (changes: Partial<UploadRow>) => {
     await ctx
       .db('box_uploads')
       .where({ id: upload.id })
       .update({ ...changes, updated_at: ctx.clock.now() });
   };
+  const retriesLeft = job.retryCount < ctx.config.retryLimit;
+  try {
+    await attempt(ctx, upload, finish, retriesLeft);
+  } catch (error) {
+    if (error instanceof RetryLater) throw error;
+    // Anything unforeseen (the database, the files): the row must not stay 'uploading'.
+    ctx.log.warn({ box: describeBoxError(error), uploadId: upload.id }, 'box upload broke off');
+    await finish(retriesLeft ? { status: 'queued' } : { status: 'failed', error_code: 'BOX_UNAVAILABLE' });
+    if (retriesLeft) throw new RetryLater(`box upload ${upload.id}: broke off; retrying`);
+  }
+}
+
+/** Thrown to have the queue try the upload again; carries nothing of Box's request. */
+class RetryLater extends Error {}
+
+async function attempt(
+  ctx: Ctx,
+  upload: UploadRow,
+  finish: (changes: Partial<UploadRow>) => Promise<void>,
+  retriesLeft: boolean,
+): Promise<void> {
   const connection = await ctx
     .db('box_connections')
     .where({ organization_id: upload.organization_id })
     .first<ConnectionRow | undefined>();
   if (!connection || !connection.tokens_sealed) return finish({ status: 'failed', error_code: 'BOX_NOT_CONNECTED' });
   if (connection.status === 'auth_failed') return finish({ status: 'failed', error_code: 'BOX_AUTH_FAILED' });
-  await ctx
-    .db('box_uploads')
-    .where({ id: upload.id })
-    .update({ status: 'uploading', attempts: upload.attempts + 1, updated_at: ctx.clock.now() });
 
   let files: CompletedDocumentFiles;
   try {
@@ -184,6 +224,9 @@ export async function runUpload(ctx: Ctx, job: { data: UploadJob; retryCount: nu
       .update({ last_upload_at: now, last_error_code: null, last_error_at: null, updated_at: now });
   } catch (error) {
     ctx.log.warn({ box: describeBoxError(error), uploadId: upload.id }, 'box upload failed');
+    // A connection replaced or removed while this ran: its tokens are gone, which is not the new one's failure.
+    const current = await ctx.db('box_connections').where({ id: connection.id }).first('id');
+    if (!current) return finish({ status: 'failed', error_code: 'BOX_NOT_CONNECTED' });
     if (isAuthFailure(error)) {
       await markAuthFailed(ctx, connection);
       return finish({ status: 'failed', error_code: 'BOX_AUTH_FAILED' });
@@ -194,11 +237,10 @@ export async function runUpload(ctx: Ctx, job: { data: UploadJob; retryCount: nu
       .db('box_connections')
       .where({ id: connection.id })
       .update({ last_error_code: code, last_error_at: now, updated_at: now });
-    if (isTransient(error) && job.retryCount < ctx.config.retryLimit) {
+    if (isTransient(error) && retriesLeft) {
       await finish({ status: 'queued', error_code: code });
       // The SDK's error carries the request (its Authorization header): only its description goes to the queue's log.
-      // eslint-disable-next-line preserve-caught-error
-      throw new Error(`box upload ${upload.id}: ${JSON.stringify(describeBoxError(error))}; retrying`);
+      throw new RetryLater(`box upload ${upload.id}: ${JSON.stringify(describeBoxError(error))}; retrying`);
     }
     await finish({ status: 'failed', error_code: code });
   }

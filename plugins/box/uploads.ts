@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { AppError, type PluginRouter } from '../../core/plugins/index.ts';
 import type { Ctx } from './client.ts';
 import { connectionOf } from './connection.ts';
-import { BOX_UPLOAD_JOB, type UploadJob, type UploadRow } from './upload.ts';
+import { BOX_UPLOAD_JOB, STALE_UPLOAD_MS, type UploadJob, type UploadRow } from './upload.ts';
 
 const ADMIN = { permission: 'organization:manage' } as const;
 
@@ -70,8 +70,11 @@ export async function queueUpload(
       .where({ organization_id: input.organizationId, document_id: input.documentId })
       .forUpdate()
       .first()) as UploadRow;
-    // A completion heard twice, or a manual send while one is on its way: nothing more to do.
-    if (input.trigger === 'completion' || existing.status === 'queued' || existing.status === 'uploading') {
+    // A completion heard twice, or a manual send while one is on its way: nothing more to do (unless that one is
+    // stale: its job died without ending it).
+    const onItsWay = existing.status === 'queued' || existing.status === 'uploading';
+    const stale = onItsWay && now.getTime() - existing.updated_at.getTime() > STALE_UPLOAD_MS;
+    if (input.trigger === 'completion' || (onItsWay && !stale)) {
       return { row: existing, queued: false };
     }
     [row] = (await trx('box_uploads').where({ id: existing.id }).update(
