@@ -1,6 +1,7 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../../../../../core/contract/api.gen.ts';
-import { unwrap } from '../../../api/errors.ts';
+import { ApiError, unwrap } from '../../../api/errors.ts';
 import { api } from '../../../session/session.ts';
 
 export type BoxFolderList = components['schemas']['BoxFolderList'];
@@ -27,5 +28,13 @@ export const boxFoldersQueryOptions = (parentId: string, offset: number) =>
   });
 
 export function useBoxFolders(parentId: string, offset: number, enabled: boolean) {
-  return useQuery({ ...boxFoldersQueryOptions(parentId, offset), enabled, placeholderData: keepPreviousData });
+  const client = useQueryClient();
+  const folders = useQuery({ ...boxFoldersQueryOptions(parentId, offset), enabled, placeholderData: keepPreviousData });
+  // Box refused the stored authorization while listing: the server marked the connection, so the status card
+  // shows the failure and the way to reconnect.
+  const refused = folders.error instanceof ApiError && folders.error.code === 'BOX_AUTH_FAILED';
+  useEffect(() => {
+    if (refused) void client.invalidateQueries({ queryKey: ['box-connection'] });
+  }, [refused, client]);
+  return folders;
 }
