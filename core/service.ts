@@ -63,10 +63,12 @@ import { mailPlugin } from '../plugins/mail/index.ts';
 import { malwareScanPlugin } from '../plugins/malware-scan/index.ts';
 import { smsPlugin } from '../plugins/sms/index.ts';
 import { completedDocumentFiles } from './modules/documents/completion-certificate.ts';
+import { writeDocumentProperties } from './modules/documents/update.ts';
 import { serviceSignaturesPlugin } from '../plugins/service-signatures/index.ts';
 import { eCertificateSignaturesPlugin } from '../plugins/e-certificate-signatures/index.ts';
 import { ssoPlugin } from '../plugins/sso/index.ts';
 import { boxPlugin } from '../plugins/box/index.ts';
+import { aiOcrPlugin } from '../plugins/ai-ocr/index.ts';
 
 /** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
 export const BUILT_IN_PLUGINS: Plugin<never>[] = [
@@ -77,6 +79,7 @@ export const BUILT_IN_PLUGINS: Plugin<never>[] = [
   eCertificateSignaturesPlugin as Plugin<never>,
   ssoPlugin as Plugin<never>,
   boxPlugin as Plugin<never>,
+  aiOcrPlugin as Plugin<never>,
 ];
 
 export const CORE_MIGRATIONS_TABLE = 'knex_migrations';
@@ -155,6 +158,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ...deps,
     signIn,
     completedFiles: (documentId) => completedDocumentFiles(deps, documentId),
+    writeDocumentProperties: (trx, input) => writeDocumentProperties(deps, trx, input),
   });
   await host.load();
 

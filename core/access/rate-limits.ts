@@ -70,6 +70,8 @@ export const RATE_LIMIT_POLICIES = {
   ssoCallbackPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
   // Box (plugins/box): connections an administrator starts (each stores a state for 10 minutes).
   boxConnectPerUser: { points: 20, windowSeconds: 15 * MINUTE },
+  // AI-OCR (plugins/ai-ocr): readings a user asks for by hand (each renders pages and may run Tesseract).
+  ocrReadsPerUser: { points: 30, windowSeconds: 15 * MINUTE },
   // SMS delivery status reports Twilio posts (plugins/sms): bad signatures, and reports in all, per sending address.
   smsStatusSignaturePerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   smsStatusPerIp: { points: 600, windowSeconds: MINUTE },

@@ -879,6 +879,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/documents/{documentId}/ocr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The document's latest AI-OCR reading and its proposed property values (anyone who may read it).
+         * @description `status` is `none` (never read), `queued`, `reading` (with `progress`), `done` (proposals waiting for a
+         *     person), `failed` (`error.code`: `OCR_ENGINE_FAILED`, `OCR_PAGE_TIMEOUT`, `OCR_PDF_UNREADABLE`; the
+         *     document stays usable) or `skipped` (`error.code` `OCR_ALLOWANCE_EXCEEDED`: the organization's monthly page
+         *     allowance would be passed, so the automatic reading was skipped). Each proposal carries the raw text read,
+         *     its source (`text`: the PDF's own text layer, `ocr`: Tesseract on the rendered region), a confidence from 0
+         *     to 1, the value normalised to the property's type (null when it could not be read as that type) and where
+         *     on the page it was read. Nothing is written into the document's property values until a person decides
+         *     (decideDocumentOcr), or the organization's `autoAcceptConfidence` accepted it (`status` `auto_accepted`).
+         *     Partners see proposals only for properties public to clients.
+         */
+        get: operations["getDocumentOcr"];
+        put?: never;
+        /**
+         * Read the document's properties now ("read properties"; editors of the workspace owner organization).
+         * @description Queues a reading of the document's newest version at the reading positions of `documentTemplateId`, or of
+         *     the template the document was made from when it is omitted (422 `OCR_NO_READING_POSITIONS` when that
+         *     template has none, or the document has no template and none is named). Earlier proposals not yet decided
+         *     are replaced. Refused while the version is being scanned for malware (409 `DOCUMENT_BEING_SCANNED`) or
+         *     after the scan refused it (409 `DOCUMENT_MALICIOUS` / `DOCUMENT_SCAN_FAILED`): such a file is never read;
+         *     409 `OCR_ALREADY_RUNNING` while a reading is queued or running; 403 `OCR_ALLOWANCE_EXCEEDED` when the pages
+         *     to read would pass this month's allowance. At most 30 a user in 15 minutes.
+         */
+        post: operations["startDocumentOcr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/{documentId}/ocr/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept, edit or reject proposed property values (editors who may change the document's properties).
+         * @description Each decision names a proposal of the latest reading (422 `REFERENCE_NOT_FOUND` otherwise; 409
+         *     `OCR_PROPOSAL_DECIDED` when it was decided already). `accept` writes the proposed value, `edit` writes
+         *     `value` instead (checked like any property value: 422 with the property's own codes), `reject` writes
+         *     nothing. Accepted and edited values are written as updateDocument writes them (same rights: partners only
+         *     properties editable by clients; the operation log records `document.updated` with `via: ai-ocr`), all in
+         *     one transaction. A proposal without a normalised value cannot be accepted as is (422
+         *     `OCR_VALUE_MISSING`: edit it).
+         */
+        post: operations["decideDocumentOcr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ocr/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's AI-OCR settings and this month's page allowance (every member may read them).
+         * @description `monthlyPageAllowance` is what the plan with the AI-OCR option allows a month (JST calendar months, as
+         *     usage details count them); `pagesUsed` the pages read this month (usage metric `ocrPages`).
+         *     `autoAcceptConfidence` null (the default) means every value waits for a person.
+         */
+        get: operations["getOcrSettings"];
+        /**
+         * Change the organization's AI-OCR settings (administrators).
+         * @description `autoAcceptConfidence` from 0.5 to 1: proposals read with at least that confidence and a normalised value
+         *     are written into the document without a person (logged with `via: ai-ocr`); null turns it off.
+         */
+        put: operations["updateOcrSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -1795,10 +1890,12 @@ export interface paths {
         put?: never;
         /**
          * Search business flows by the list filters and by custom property conditions (ANDed).
-         * @description Each property condition names a flow-scope property and one condition fitting its input type: string
+         * @description Each property condition names a custom property and one condition fitting its input type: string
          *     `contains` (or `eq`), number `from`/`to` (inclusive, numeric), date `from`/`to` (inclusive, `yyyy-MM-dd` or
-         *     `yyyy/MM/dd`), enum `optionIds` (any of them). All conditions must hold (the Electronic Book Preservation Act
-         *     search: transaction date range AND amount range AND counterparty). An unknown property, one of another scope,
+         *     `yyyy/MM/dd`), enum `optionIds` (any of them). A flow-scope property is matched on the flow's own value, a
+         *     document-scope property on the values of the flow's documents that are not cancelled (a flow matches when one
+         *     of its documents does; each condition is checked on its own). All conditions must hold (the Electronic Book
+         *     Preservation Act search: transaction date range AND amount range AND counterparty). An unknown property,
          *     one hidden from the caller (partners: only properties public to clients), or a condition that does not fit
          *     the type is 422 `SEARCH_PROPERTY_INVALID`; from after to is 422 `SEARCH_RANGE_INVALID` (pointers into the body).
          */
@@ -2641,6 +2738,34 @@ export interface paths {
         patch: operations["updateDocumentTemplate"];
         trace?: never;
     };
+    "/document-templates/{documentTemplateId}/sample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The template's sample PDF, on whose pages reading positions are drawn (every member may read it).
+         * @description 404 `TEMPLATE_SAMPLE_NOT_FOUND` when the template has no sample.
+         */
+        get: operations["downloadDocumentTemplateSample"];
+        /**
+         * Store a sample PDF with the template (administrators); reading positions are drawn on its pages.
+         * @description `multipart/form-data` with the PDF in the part `file`, checked as document uploads are (at most 30 MB, PDF
+         *     only, by content, in a worker within a budget; active content refused). Replaces an earlier sample; the
+         *     reading positions stay (the administrator moves them if the layout changed).
+         */
+        put: operations["uploadDocumentTemplateSample"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business-flow-templates": {
         parameters: {
             query?: never;
@@ -3245,7 +3370,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "BOX_NOT_CONFIGURED" | "BOX_NOT_CONNECTED" | "BOX_AUTH_FAILED" | "BOX_STATE_INVALID" | "BOX_REDIRECT_URI_INVALID" | "BOX_FOLDER_NOT_FOUND" | "BOX_UPLOAD_NOT_FOUND" | "BOX_UNAVAILABLE" | "SMS_STATUS_SIGNATURE_INVALID" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "BOX_NOT_CONFIGURED" | "BOX_NOT_CONNECTED" | "BOX_AUTH_FAILED" | "BOX_STATE_INVALID" | "BOX_REDIRECT_URI_INVALID" | "BOX_FOLDER_NOT_FOUND" | "BOX_UPLOAD_NOT_FOUND" | "BOX_UNAVAILABLE" | "TEMPLATE_SAMPLE_NOT_FOUND" | "READING_POSITION_DUPLICATE" | "OCR_NO_READING_POSITIONS" | "OCR_ALREADY_RUNNING" | "OCR_ALLOWANCE_EXCEEDED" | "OCR_PROPOSAL_DECIDED" | "OCR_VALUE_MISSING" | "OCR_ENGINE_FAILED" | "OCR_PAGE_TIMEOUT" | "OCR_PDF_UNREADABLE" | "SMS_STATUS_SIGNATURE_INVALID" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -5832,14 +5957,150 @@ export interface components {
             required: boolean;
             templateId: string | null;
         };
-        /** @description A reading position on the PDF (placeholder for the reading position settings; stored as given). */
+        /** @description Where the AI-OCR option reads a document-scope custom property: a rectangle on a page of the template's sample PDF, in PDF points (1/72 inch) from the page's top-left corner as displayed, with an optional hint of the expected format for the person who draws it (e.g. 令和8年4月1日). One position per property. */
         ReadingPosition: {
+            /** Format: uuid */
+            propertyId: string;
             page: number;
             x: number;
             y: number;
             width: number;
             height: number;
-            taskTemplateId?: string | null;
+            hint?: string | null;
+        };
+        /** @description The multipart form of uploadDocumentTemplateSample. */
+        TemplateSampleForm: {
+            /**
+             * Format: binary
+             * @description The sample PDF (at most 30 MB).
+             */
+            file: string;
+        };
+        /** @description The template's sample PDF (null when none is stored). */
+        TemplateSample: {
+            fileName: string;
+            pageCount: number | null;
+            size: number;
+            /** Format: date-time */
+            uploadedAt: string;
+        } | null;
+        /** @description A rectangle on a page in PDF points (1/72 inch), from the page's top-left corner as displayed. */
+        OcrRect: {
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+        };
+        OcrStartRequest: {
+            data?: {
+                attributes: {
+                    /**
+                     * Format: uuid
+                     * @description Read at this template's reading positions (default the document's own template).
+                     */
+                    documentTemplateId?: string;
+                };
+            };
+        };
+        OcrDecision: {
+            /** Format: uuid */
+            proposalId: string;
+            /** @enum {string} */
+            action: "accept" | "edit" | "reject";
+            /** @description For `edit`, the value to write, as updateDocument takes property values. */
+            value?: string | number | null;
+        };
+        OcrDecisionRequest: {
+            data: {
+                attributes: {
+                    decisions: components["schemas"]["OcrDecision"][];
+                };
+            };
+        };
+        OcrProposal: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            propertyId: string;
+            /** @description The property's name (null if it was deleted). */
+            propertyName: string | null;
+            /** @description The property's input type (as PropertyDefinition). */
+            inputType: number | null;
+            rect: components["schemas"]["OcrRect"];
+            /** @description The text read, as it stands on the page. */
+            raw: string;
+            /** @description The value normalised to the property's type, as updateDocument takes it (date yyyy-MM-dd, number as decimal text, an option's id); null when the text could not be read as that type. */
+            value: string | null;
+            /** @description The chosen option's label, for list properties. */
+            label: string | null;
+            /** @enum {string} */
+            source: "text" | "ocr";
+            confidence: number;
+            /**
+             * @description What the text said besides the value (an amount noted 税込 or 税抜).
+             * @enum {string|null}
+             */
+            note: "taxIncluded" | "taxExcluded" | null;
+            /** @enum {string} */
+            status: "proposed" | "accepted" | "edited" | "rejected" | "auto_accepted";
+            /** Format: date-time */
+            decidedAt: string | null;
+        };
+        /** @enum {string} */
+        OcrReadingStatus: "none" | "queued" | "reading" | "done" | "failed" | "skipped";
+        OcrReadingResponse: {
+            data: {
+                /** @constant */
+                type: "OcrReading";
+                /**
+                 * Format: uuid
+                 * @description Null when the document was never read.
+                 */
+                id: string | null;
+                attributes: {
+                    status: components["schemas"]["OcrReadingStatus"];
+                    /** @description The document version read. */
+                    version: number | null;
+                    /** Format: uuid */
+                    documentTemplateId: string | null;
+                    progress: {
+                        pagesDone: number;
+                        pagesTotal: number;
+                    };
+                    /** @description Pages read (counted in usage as ocrPages). */
+                    pages: number;
+                    error: {
+                        code: string;
+                    } | null;
+                    proposals: components["schemas"]["OcrProposal"][];
+                    /** Format: date-time */
+                    createdAt: string | null;
+                    /** Format: date-time */
+                    finishedAt: string | null;
+                };
+            };
+        };
+        OcrSettings: {
+            /** @constant */
+            type: "OcrSettings";
+            attributes: {
+                autoAcceptConfidence: number | null;
+                monthlyPageAllowance: number;
+                pagesUsed: number;
+                /** @description The JST month counted. */
+                month: string;
+            };
+        };
+        OcrSettingsResponse: {
+            data: components["schemas"]["OcrSettings"];
+        };
+        OcrSettingsRequest: {
+            data: {
+                attributes: {
+                    autoAcceptConfidence: number | null;
+                };
+            };
         };
         DocumentTemplateAttributesInput: {
             name?: components["schemas"]["TemplateName"];
@@ -5847,6 +6108,7 @@ export interface components {
             documentType?: components["schemas"]["DocumentType"];
             tasks?: components["schemas"]["DocumentTemplateTaskInput"][];
             properties?: components["schemas"]["PropertyValueInput"][];
+            /** @description Replaces the stored positions. Each names a document-scope custom property of the organization (422 `REFERENCE_NOT_FOUND` otherwise) at most once (422 `READING_POSITION_DUPLICATE`). */
             readingPositions?: components["schemas"]["ReadingPosition"][];
         };
         DocumentTemplate: {
@@ -5861,6 +6123,7 @@ export interface components {
                 tasks: components["schemas"]["DocumentTemplateTask"][];
                 properties: components["schemas"]["PropertyValue"][];
                 readingPositions: components["schemas"]["ReadingPosition"][];
+                sample: components["schemas"]["TemplateSample"];
                 /** @description Business flow templates that use this document template. */
                 usedBy: number;
                 lockVersion: components["schemas"]["LockVersion"];
@@ -8010,6 +8273,158 @@ export interface operations {
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    getDocumentOcr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reading. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcrReadingResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    startDocumentOcr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OcrStartRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcrReadingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    decideDocumentOcr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: components["parameters"]["DocumentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OcrDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The reading after the decisions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcrReadingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getOcrSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcrSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateOcrSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OcrSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OcrSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
         };
     };
     listUsers: {
@@ -11318,6 +11733,70 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    downloadDocumentTemplateSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sample PDF. */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    uploadDocumentTemplateSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentTemplateId: components["parameters"]["DocumentTemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["TemplateSampleForm"];
+            };
+        };
+        responses: {
+            /** @description The template with its sample. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentTemplateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["Invalid"];
+            415: components["responses"]["Invalid"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Busy"];
         };
     };
     listBusinessFlowTemplates: {

@@ -6,6 +6,7 @@
  * cancelled, or remanded and uploaded again.
  *
  *   recordScanVerdict(deps, trx, { documentVersionId, verdict, engine, detail }) -> { changed }
+ *                                              (a clean verdict queues DOCUMENT_SCANNED_JOB: hook 'document.scanned')
  *   latestVersion(db, documentId)              -> the newest document_versions row
  *   assertScanAllowsUse(version)               -> throws DOCUMENT_BEING_SCANNED / DOCUMENT_MALICIOUS / DOCUMENT_SCAN_FAILED
  */
@@ -15,6 +16,9 @@ import { AppError } from '../http/errors.ts';
 
 /** The queue the malware-scan plugin works; job data `{ documentVersionId }`. */
 export const DOCUMENT_SCAN_JOB = 'malware-scan.scan';
+
+/** The job that tells plugins a version was found clean (hook 'document.scanned'); data `{ documentVersionId }`. */
+export const DOCUMENT_SCANNED_JOB = 'documents.scanned';
 
 export interface DocumentScanJob {
   documentVersionId: string;
@@ -47,7 +51,7 @@ export interface DocumentVersionRow {
  * transaction. Recording the verdict the version already has changes nothing (a retried job is harmless).
  */
 export async function recordScanVerdict(
-  deps: Pick<CoreDeps, 'clock' | 'oplog'>,
+  deps: Pick<CoreDeps, 'clock' | 'oplog' | 'jobs'>,
   trx: Knex.Transaction,
   input: { documentVersionId: string; verdict: ScanVerdict; engine: string; detail?: string | null },
 ): Promise<{ changed: boolean }> {
@@ -74,6 +78,10 @@ export async function recordScanVerdict(
     targetId: version.document_id,
     details: { version: version.version, verdict: input.verdict, engine: input.engine, detail },
   });
+  // Plugins that work on a document's content (AI-OCR) hear of it only once it is known clean, after the commit.
+  if (input.verdict === 'clean') {
+    await deps.jobs.send<DocumentScanJob>(DOCUMENT_SCANNED_JOB, { documentVersionId: version.id }, { trx });
+  }
   return { changed: true };
 }
 

@@ -478,6 +478,57 @@ export const ERROR_CATALOGUE = {
     ja: 'Boxに接続できませんでした。しばらくしてから再度お試しください。',
     en: 'Box could not be reached. Please try again later.',
   },
+  // AI-OCR (plugins/ai-ocr) and reading positions on document templates.
+  TEMPLATE_SAMPLE_NOT_FOUND: {
+    status: 404,
+    ja: 'このテンプレートにはサンプルPDFがありません。',
+    en: 'This template has no sample PDF.',
+  },
+  READING_POSITION_DUPLICATE: {
+    status: 422,
+    ja: '一つのプロパティに読み取り位置は一つだけ設定できます。',
+    en: 'A property can have only one reading position.',
+  },
+  OCR_NO_READING_POSITIONS: {
+    status: 422,
+    ja: '読み取り位置が設定された書類テンプレートがないため、読み取れません。',
+    en: 'This document cannot be read: no document template with reading positions applies to it.',
+  },
+  OCR_ALREADY_RUNNING: {
+    status: 409,
+    ja: 'この書類は読み取り中です。終わるまでお待ちください。',
+    en: 'This document is being read. Please wait until it finishes.',
+  },
+  OCR_ALLOWANCE_EXCEEDED: {
+    status: 403,
+    ja: '今月のAI-OCR読み取りページ数の上限を超えるため、読み取りをスキップしました。',
+    en: 'Reading was skipped: it would exceed this month’s AI-OCR page allowance.',
+  },
+  OCR_PROPOSAL_DECIDED: {
+    status: 409,
+    ja: 'この読み取り結果は既に確定または却下されています。',
+    en: 'This reading result has already been accepted or rejected.',
+  },
+  OCR_VALUE_MISSING: {
+    status: 422,
+    ja: '読み取った文字をこのプロパティの値として解釈できませんでした。値を修正してから確定してください。',
+    en: 'The text read could not be understood as a value of this property. Edit the value before accepting it.',
+  },
+  OCR_ENGINE_FAILED: {
+    status: 500,
+    ja: '文字認識エンジンが異常終了したため、読み取れませんでした。書類はそのまま使えます。',
+    en: 'The text recognition engine failed, so the document was not read. The document can still be used.',
+  },
+  OCR_PAGE_TIMEOUT: {
+    status: 500,
+    ja: 'ページの読み取りが時間内に終わりませんでした。書類はそのまま使えます。',
+    en: 'Reading a page took too long. The document can still be used.',
+  },
+  OCR_PDF_UNREADABLE: {
+    status: 422,
+    ja: 'このPDFからは文字を読み取れませんでした。書類はそのまま使えます。',
+    en: 'No text could be read from this PDF. The document can still be used.',
+  },
   SMS_STATUS_SIGNATURE_INVALID: {
     status: 403,
     ja: 'SMS配信状況の通知の署名を確認できませんでした。',

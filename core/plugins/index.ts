@@ -23,6 +23,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { SignatureType } from '../signing/signature-types.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
 import { type PaidOption, planHasFeature } from '../access/plans.ts';
+import { recordUsage, tokyoMonth, type UsageMetric } from '../modules/usage/counters.ts';
 
 // What the malware-scan plugin needs from core (plugins import nothing else of core than this file and, for
 // signature types, core/signing/index.ts).
@@ -53,6 +54,19 @@ export interface HookEvents {
     documentId: string;
     businessFlowId: string;
     workspaceId: string;
+    plan: Plan;
+    options: readonly PaidOption[];
+  };
+  /**
+   * A document version was found clean by the malware scan (after commit; told at least once, by a job): the
+   * first moment its content may be read. A hook may hear of the same version twice and should be idempotent.
+   */
+  'document.scanned': {
+    organizationId: string;
+    documentId: string;
+    documentVersionId: string;
+    version: number;
+    documentTemplateId: string | null;
     plan: Plan;
     options: readonly PaidOption[];
   };
@@ -100,6 +114,13 @@ export interface PluginContext<C = unknown> {
    * for this plugin alone; pass the row's id as `context` so an envelope never opens on another row.
    */
   secrets: Secrets;
+  /** The usage counters of the usage details screen (JST calendar months). */
+  usage: {
+    /** Adds to this month's counter in the caller's transaction (count it with the change it counts). */
+    record(trx: Knex.Transaction, organizationId: string, metric: UsageMetric, amount: number): Promise<void>;
+    /** This month's count (JST), and the month. */
+    current(organizationId: string, metric: UsageMetric): Promise<{ month: string; count: number }>;
+  };
   /** Sign-in for plugins that prove who a user is some other way (single sign-on). */
   auth: {
     /**
@@ -140,7 +161,33 @@ export interface PluginContext<C = unknown> {
     assertReadable(
       documentId: string,
       principal: Principal,
-    ): Promise<{ organizationId: string; businessFlowId: string; workspaceId: string; status: string; name: string }>;
+    ): Promise<{
+      organizationId: string;
+      businessFlowId: string;
+      workspaceId: string;
+      status: string;
+      name: string;
+      /** The caller belongs to the workspace owner organization (else a partner). */
+      isOwnerOrganization: boolean;
+      /** The caller may edit the workspace's flows and documents. */
+      canEdit: boolean;
+    }>;
+    /**
+     * Writes document property values as updateDocument does, in the caller's transaction: with `principal`
+     * under that person's rights, with null by a rule of the owner organization; the operation log records
+     * `document.updated` with `via`. Problems are 422 at `pointer(index)`.
+     */
+    writeProperties(
+      trx: Knex.Transaction,
+      input: {
+        principal: Principal | null;
+        req: RequestContext | null;
+        documentId: string;
+        values: { propertyId: string; value: string | number | null }[];
+        via: string;
+        pointer: (index: number) => string;
+      },
+    ): Promise<{ changed: { propertyId: string; name: string; before: string | null; after: string | null }[] }>;
     recordScanVerdict(
       trx: Knex.Transaction,
       input: { documentVersionId: string; verdict: ScanVerdict; engine: string; detail: string | null },
@@ -235,6 +282,8 @@ export type HostDeps = Pick<
   signIn?: Pick<SignIn, 'signInWithIdentity'>;
   /** A completed document's files (core/modules/documents/completion-certificate.ts). */
   completedFiles?: (documentId: string) => Promise<CompletedDocumentFiles>;
+  /** Document property writes (core/modules/documents/update.ts writeDocumentProperties). */
+  writeDocumentProperties?: PluginContext['documents']['writeProperties'];
 };
 
 /**
@@ -294,6 +343,7 @@ export class PluginHost {
       config = raw;
     }
     const { knex, clock, jobs, mailer, oplog, logger, files, pdfWork, signIn, completedFiles } = this.deps;
+    const { writeDocumentProperties } = this.deps;
     const missing = (what: string) => () => Promise.reject(new PluginError(`${what} is not available in this host`));
     return {
       name: plugin.name,
@@ -315,19 +365,30 @@ export class PluginHost {
       users: {
         provision: (trx, input, req) => provisionUser({ clock, oplog }, trx, input, req),
       },
+      usage: {
+        record: (trx, organizationId, metric, amount) => recordUsage(trx, organizationId, metric, amount, clock.now()),
+        current: async (organizationId, metric) => {
+          const month = tokyoMonth(clock.now());
+          const row = await knex('usage_counters').where({ organization_id: organizationId, month, metric }).first();
+          return { month, count: Number(row?.count ?? 0) };
+        },
+      },
       documents: {
         completedFiles: completedFiles ?? missing('completed document files'),
         assertReadable: async (documentId, principal) => {
-          const { flow, document } = await documentAccess(knex, principal, documentId);
+          const { access, flow, document } = await documentAccess(knex, principal, documentId);
           return {
             organizationId: document.organization_id,
             businessFlowId: flow.id,
             workspaceId: flow.workspace_id,
             status: document.status,
             name: document.name,
+            isOwnerOrganization: access.isOwnerOrganization,
+            canEdit: access.canEdit,
           };
         },
-        recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog }, trx, input),
+        writeProperties: writeDocumentProperties ?? missing('document property writes'),
+        recordScanVerdict: (trx, input) => recordScanVerdict({ clock, oplog, jobs }, trx, input),
         builtinThreat: (bytes) => pdfWork.run('scan', { bytes }),
       },
     };

@@ -176,7 +176,7 @@ export function readAmount(raw: string): AmountReading | null {
       ? 'excluded'
       : null;
   const pattern =
-    /(?:[¥￥\\]|金)?((?:\d[\d,]*(?:\.\d+)?|[〇一二三四五六七八九十百千壱弐参拾阡]+)(?:[兆億万千](?:\d[\d,]*|[〇一二三四五六七八九十百千]+)?)*)(?:円|也|-|$)/g;
+    /(?:[¥￥\\]|金)?((?:\d[\d,]*(?:\.\d+)?|[〇一二三四五六七八九十百千壱弐参拾阡]+)(?:[兆億万千](?:\d[\d,]*|[〇一二三四五六七八九十百千]+)?)*)(?:円|也|-|$|(?=[(\s税]))/g;
   const found = new Set<number>();
   for (const match of text.matchAll(pattern)) {
     const value = amountNumber(match[1]!);

@@ -216,9 +216,14 @@ describe('mail plugin over SMTP', () => {
       secrets: createSecrets(deps.config.masterKey, 'plugin:mail'),
       auth: { signInWithIdentity: () => Promise.reject(new Error('not used by the mail plugin')) },
       users: { provision: () => Promise.reject(new Error('not used by the mail plugin')) },
+      usage: {
+        record: () => Promise.reject(new Error('not used by the mail plugin')),
+        current: () => Promise.reject(new Error('not used by the mail plugin')),
+      },
       documents: {
         completedFiles: () => Promise.reject(new Error('not used by the mail plugin')),
         assertReadable: () => Promise.reject(new Error('not used by the mail plugin')),
+        writeProperties: () => Promise.reject(new Error('not used by the mail plugin')),
         recordScanVerdict: async () => ({ changed: false }),
         builtinThreat: async () => null,
       },

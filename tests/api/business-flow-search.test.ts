@@ -198,12 +198,12 @@ describe('searchBusinessFlows by custom properties', () => {
     });
   });
 
-  it('rejects an unknown property, a document-scope property and a condition that does not fit the type (422 SEARCH_PROPERTY_INVALID)', async () => {
+  it('rejects an unknown property and a condition that does not fit the type (422 SEARCH_PROPERTY_INVALID)', async () => {
     const response = await search(
       a.token,
       where(
         { propertyId: '00000000-0000-4000-8000-000000000000', contains: 'x' },
-        { propertyId: prop.docScope, contains: 'x' },
+        { propertyId: prop.docScope, from: '1' },
         { propertyId: prop.amount, contains: '9' },
         { propertyId: prop.date, from: '2026-02-30' },
       ),
@@ -211,10 +211,34 @@ describe('searchBusinessFlows by custom properties', () => {
     expect(response.status).toBe(422);
     expect(response.body.errors.map((e: any) => [e.code, e.source.pointer])).toEqual([
       ['SEARCH_PROPERTY_INVALID', '/filter/properties/0/propertyId'],
-      ['SEARCH_PROPERTY_INVALID', '/filter/properties/1/propertyId'],
+      ['SEARCH_PROPERTY_INVALID', '/filter/properties/1/from'],
       ['SEARCH_PROPERTY_INVALID', '/filter/properties/2/contains'],
       ['SEARCH_PROPERTY_INVALID', '/filter/properties/3/from'],
     ]);
+  });
+
+  it('a document-scope condition finds the flows holding a live document with that value', async () => {
+    const flow = { id: flows['六月の大口']!, organizationId: a.organizationId };
+    const live = await insertDocument(app, flow, { name: '請負契約書' });
+    const cancelled = await insertDocument(
+      app,
+      { id: flows['四月の売上']!, organizationId: a.organizationId },
+      {
+        status: 'cancelled',
+      },
+    );
+    const value = (targetId: string) => ({
+      organization_id: a.organizationId,
+      property_id: prop.docScope,
+      target_type: 'document',
+      target_id: targetId,
+      text_value: '株式会社OCR商事',
+    });
+    await knex()('property_values').insert([value(live), value(cancelled)]);
+    expect(names(await search(a.token, where({ propertyId: prop.docScope, contains: 'OCR商事' })))).toEqual([
+      '六月の大口',
+    ]);
+    expect(names(await search(a.token, where({ propertyId: prop.docScope, contains: '別の会社' })))).toEqual([]);
   });
 });
 

@@ -68,7 +68,7 @@ describe('document templates', () => {
       documentType: 'contract',
       tasks: [approve({ roleId: role, templateId: 'T1' }), { ...approve(), order: 2, type: 'read', required: false }],
       properties: [{ propertyId: amount.id, value: '1,234,567' }],
-      readingPositions: [{ page: 1, x: 10, y: 20, width: 100, height: 30, taskTemplateId: 'T1' }],
+      readingPositions: [{ propertyId: amount.id, page: 1, x: 10, y: 20, width: 100, height: 30, hint: ' ¥1,000 ' }],
     });
     expect(created.attributes).toMatchObject({
       name: '売買契約書',
@@ -77,7 +77,8 @@ describe('document templates', () => {
       usedBy: 0,
       lockVersion: 0,
       properties: [{ propertyId: amount.id, value: '1234567', labelName: null, inputType: 10 }],
-      readingPositions: [{ page: 1, x: 10, y: 20, width: 100, height: 30, taskTemplateId: 'T1' }],
+      readingPositions: [{ propertyId: amount.id, page: 1, x: 10, y: 20, width: 100, height: 30, hint: '¥1,000' }],
+      sample: null,
     });
     expect(created.attributes.tasks).toEqual([
       {

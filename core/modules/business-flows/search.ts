@@ -63,6 +63,7 @@ interface PropertyMeta {
   id: string;
   organization_id: string;
   input_type: number;
+  scope: number;
   public_to_client: boolean;
 }
 
@@ -127,26 +128,35 @@ async function checkConditions(
       return;
     }
     const built = conditionFor(property.input_type, condition, at, problems);
-    if (built)
-      result.push((k) => built(k.from('property_values as pv').select(k.raw('1')).where(whereValue(condition))));
+    if (built) result.push((k) => built(valuesOf(k, property).select(k.raw('1')).where('pv.property_id', property.id)));
   });
   return result;
 }
 
-const whereValue = (condition: PropertyCondition) => (q: Knex.QueryBuilder) =>
-  q
-    .where('pv.property_id', condition.propertyId)
-    .where('pv.target_type', 'business_flow')
-    .whereRaw('pv.target_id = f.id');
+/**
+ * The values a condition looks at: the flow's own for a flow-scope property; for a document-scope property, those of
+ * the flow's documents that are not cancelled (a flow matches when one of its documents does: the values AI-OCR
+ * read from a contract, say).
+ */
+function valuesOf(knex: Knex, property: PropertyMeta): Knex.QueryBuilder {
+  if (Number(property.scope) === SCOPES.businessFlow) {
+    return knex.from('property_values as pv').where('pv.target_type', 'business_flow').whereRaw('pv.target_id = f.id');
+  }
+  return knex
+    .from('property_values as pv')
+    .join('documents as sd', 'sd.id', 'pv.target_id')
+    .where('pv.target_type', 'document')
+    .whereRaw('sd.business_flow_id = f.id')
+    .whereNot('sd.status', 'cancelled');
+}
 
 /**
- * Flow-scope properties the caller may search by: their own organization's, and properties public to clients of
- * an organization whose workspace the caller's organization takes part in as a partner.
+ * Properties (flow and document scope) the caller may search by: their own organization's, and properties public
+ * to clients of an organization whose workspace the caller's organization takes part in as a partner.
  */
 async function searchableProperties(knex: Knex, principal: Principal, ids: string[]) {
   const rows = (await knex('custom_properties as p')
     .whereIn('p.id', ids)
-    .where('p.scope', SCOPES.businessFlow)
     .where((w) =>
       w
         .where('p.organization_id', principal.organizationId)
@@ -161,7 +171,7 @@ async function searchableProperties(knex: Knex, principal: Principal, ids: strin
             ),
         ),
     )
-    .select('p.id', 'p.organization_id', 'p.input_type', 'p.public_to_client')) as PropertyMeta[];
+    .select('p.id', 'p.organization_id', 'p.input_type', 'p.scope', 'p.public_to_client')) as PropertyMeta[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -10,7 +10,7 @@
 import type { Knex } from 'knex';
 import { assertLockVersion, lockedRow } from '../../db/lock.ts';
 import type { CoreDeps } from '../../deps.ts';
-import type { Principal } from '../../http/context.ts';
+import type { Principal, RequestContext } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { type PropertyValueInput, writePropertyValues } from '../properties/values.ts';
 import { uniquely } from '../users/validation.ts';
@@ -105,4 +105,61 @@ export async function updateDocument(
     },
     properties: changed,
   });
+}
+
+/**
+ * Writes property values of a document on a plugin's behalf, as updateDocument writes them: with `principal`,
+ * under that person's rights (edit rights, partners only properties editable by clients); with null, by a rule of
+ * the owner organization itself (the AI-OCR "accept above confidence X" setting). The operation log records
+ * `document.updated` with `via`; an empty change writes nothing.
+ */
+export async function writeDocumentProperties(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  input: {
+    principal: Principal | null;
+    req: RequestContext | null;
+    documentId: string;
+    values: PropertyValueInput[];
+    via: string;
+    pointer: (index: number) => string;
+  },
+): Promise<{ changed: { propertyId: string; name: string; before: string | null; after: string | null }[] }> {
+  const { principal, documentId, values, pointer } = input;
+  let organizationId: string;
+  if (principal) {
+    const { access, flow } = await documentAccess(trx, principal, documentId);
+    assertCanEdit(access);
+    if (flow.status === 'cancelled') throw new AppError('BUSINESS_FLOW_CANCELLED');
+    await assertClientMayWrite(trx, !access.isOwnerOrganization, values, pointer);
+    organizationId = access.ownerOrganizationId;
+  } else {
+    const row = await trx('documents as d')
+      .join('business_flows as f', 'f.id', 'd.business_flow_id')
+      .where('d.id', documentId)
+      .first('d.organization_id', 'f.status');
+    if (!row) throw new AppError('NOT_FOUND');
+    if (row.status === 'cancelled') throw new AppError('BUSINESS_FLOW_CANCELLED');
+    organizationId = row.organization_id;
+  }
+  const document = await lockedRow<DocumentRow>(trx, 'documents', { id: documentId, organization_id: organizationId });
+  const now = deps.clock.now();
+  const { changed } = await writePropertyValues(trx, {
+    organizationId,
+    targetType: 'document',
+    targetId: documentId,
+    values,
+    now,
+    pointer,
+  });
+  if (changed.length === 0) return { changed };
+  await trx('documents')
+    .where({ id: documentId })
+    .update({ updated_at: now, lock_version: trx.raw('lock_version + 1') });
+  const actor: DocumentActor = principal
+    ? { userId: principal.userId, organizationId: principal.organizationId, req: input.req }
+    : { userId: null, organizationId, req: null };
+  await addDocumentEvent(trx, document, actor, { kind: 'updated', at: now });
+  await logDocumentChange(deps, trx, actor, document, 'document.updated', { properties: changed, via: input.via });
+  return { changed };
 }

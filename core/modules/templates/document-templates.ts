@@ -10,7 +10,8 @@ import type { Knex } from 'knex';
 import { lockedRow, updateWithLock } from '../../db/lock.ts';
 import { assertNamedRow } from '../../db/named-rows.ts';
 import type { CoreDeps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { SCOPES } from '../../contract/property-values.ts';
+import { AppError, type FieldError } from '../../http/errors.ts';
 import { changeLogger } from '../logs/operation-log.ts';
 import type { PropertyValueInput } from '../properties/values.ts';
 import type { Actor } from '../users/service.ts';
@@ -20,14 +21,54 @@ import { checkTemplateTasks, type TemplateTaskInput } from './task-plan.ts';
 
 const log = changeLogger('document_template');
 
-/** A reading position (placeholder for the reading position settings): kept as given. */
+/**
+ * Where the AI-OCR option reads a document-scope property: a rectangle on a page of the template's sample PDF, in
+ * PDF points from the page's top-left corner as displayed, with a hint of the expected format.
+ */
 export interface ReadingPosition {
+  propertyId: string;
   page: number;
   x: number;
   y: number;
   width: number;
   height: number;
-  taskTemplateId?: string | null;
+  hint?: string | null;
+}
+
+/**
+ * Checks that each position names a document-scope property of the organization (REFERENCE_NOT_FOUND) at most once
+ * (READING_POSITION_DUPLICATE); returns them as stored (hint trimmed, null when empty).
+ */
+async function checkReadingPositions(trx: Knex.Transaction, organizationId: string, positions: ReadingPosition[]) {
+  const ids = [...new Set(positions.map((p) => p.propertyId))];
+  const known = new Set(
+    ids.length === 0
+      ? []
+      : (
+          (await trx('custom_properties')
+            .where({ organization_id: organizationId, scope: SCOPES.document })
+            .whereIn('id', ids)
+            .select('id')) as { id: string }[]
+        ).map((r) => r.id),
+  );
+  const seen = new Set<string>();
+  const problems: FieldError[] = [];
+  positions.forEach((position, index) => {
+    const pointer = `/data/attributes/readingPositions/${index}/propertyId`;
+    if (!known.has(position.propertyId)) problems.push({ code: 'REFERENCE_NOT_FOUND', pointer });
+    else if (seen.has(position.propertyId)) problems.push({ code: 'READING_POSITION_DUPLICATE', pointer });
+    seen.add(position.propertyId);
+  });
+  if (problems.length > 0) throw AppError.invalid(problems);
+  return positions.map(({ propertyId, page, x, y, width, height, hint }) => ({
+    propertyId,
+    page,
+    x,
+    y,
+    width,
+    height,
+    hint: hint?.trim() || null,
+  }));
 }
 
 export interface DocumentTemplateInput {
@@ -60,7 +101,11 @@ async function columnsOf(
       await checkTemplateValues(trx, organizationId, 'document', input.properties, now),
     );
   }
-  if (input.readingPositions !== undefined) columns.reading_positions = JSON.stringify(input.readingPositions);
+  if (input.readingPositions !== undefined) {
+    columns.reading_positions = JSON.stringify(
+      await checkReadingPositions(trx, organizationId, input.readingPositions),
+    );
+  }
   return columns;
 }
 

@@ -70,6 +70,14 @@ export async function documentTemplateResources(knex: Knex, organizationId: stri
       })),
       properties: properties[index]!,
       readingPositions: row.reading_positions,
+      sample: row.sample_sha256
+        ? {
+            fileName: row.sample_file_name as string,
+            pageCount: row.sample_page_count as number | null,
+            size: Number(row.sample_size),
+            uploadedAt: new Date(row.sample_uploaded_at).toISOString(),
+          }
+        : null,
       usedBy: Number(row.used_by ?? 0),
       lockVersion: row.lock_version,
       createdAt: new Date(row.created_at).toISOString(),

@@ -1,7 +1,11 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { likePattern, pageOf } from '../../http/pagination.ts';
+import { perUser } from '../../access/rate-limits.ts';
+import { UPLOAD_LIMITS } from '../../files/upload-limits.ts';
+import { readUploadedFile } from '../documents/upload-form.ts';
 import { actorOf } from '../users/service.ts';
+import { storeTemplateSample, templateSampleFile } from './sample.ts';
 import {
   createBusinessFlowTemplate,
   deleteBusinessFlowTemplate,
@@ -57,6 +61,21 @@ export function templateRoutes(api: ApiRouter, deps: CoreDeps): void {
       updateDocumentTemplate(deps, trx, actorOf(principal, req), params.documentTemplateId, body.data.attributes),
     );
     return { body: await documentTemplateBody(knex, principal.organizationId, params.documentTemplateId) };
+  });
+
+  api.operation(
+    'uploadDocumentTemplateSample',
+    { ...manage, rateLimit: [perUser('uploadsPerUser')] },
+    async ({ principal, body, params, req }) => {
+      const { file } = await readUploadedFile(body, UPLOAD_LIMITS.document);
+      await storeTemplateSample(deps, actorOf(principal, req), params.documentTemplateId, file);
+      return { body: await documentTemplateBody(knex, principal.organizationId, params.documentTemplateId) };
+    },
+  );
+
+  api.operation('downloadDocumentTemplateSample', read, async ({ principal, params }) => {
+    const { stream, headers } = await templateSampleFile(deps, principal.organizationId, params.documentTemplateId);
+    return { body: stream, headers };
   });
 
   api.operation('deleteDocumentTemplate', manage, async ({ principal, params, req }) => {

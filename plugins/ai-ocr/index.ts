@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { definePlugin } from '../../core/plugins/index.ts';
+import { type AiOcrConfig, type Position, queueReading, READ_JOB, type ReadJob } from './readings.ts';
+import { ocrRoutes } from './routes.ts';
+import { runReading } from './run.ts';
+
+export type { AiOcrConfig } from './readings.ts';
+
+const run = promisify(execFile);
+
+/**
+ * AI-OCR (the paid option `aiOcr`): when a document made from a template with reading positions is found clean by
+ * the malware scan, a job reads each position (the PDF's own text first, Tesseract where a box has none),
+ * normalises what it read to the property's type and proposes it; a person accepts, edits or rejects each value
+ * (or the organization's auto-accept confidence does). A monthly page allowance per plan bounds the reading.
+ */
+export const aiOcrPlugin = definePlugin<AiOcrConfig>({
+  name: 'ai-ocr',
+  feature: 'aiOcr',
+  migrations: new URL('./migrations/', import.meta.url),
+  config: {
+    schema: {
+      type: 'object',
+      properties: {
+        tesseract: { type: 'string', minLength: 1, default: 'tesseract' },
+        pageTimeoutSeconds: { type: 'integer', minimum: 1, maximum: 600, default: 60 },
+        monthlyPages: {
+          type: 'object',
+          properties: {
+            free: { type: 'integer', minimum: 0, default: 100 },
+            standard: { type: 'integer', minimum: 0, default: 500 },
+            professional: { type: 'integer', minimum: 0, default: 2000 },
+          },
+          default: {},
+        },
+      },
+    },
+    read: (_config, slice) => ({
+      tesseract: slice.TESSERACT || undefined,
+      pageTimeoutSeconds: slice.PAGE_TIMEOUT_SECONDS,
+      monthlyPages: {
+        free: slice.MONTHLY_PAGES_FREE,
+        standard: slice.MONTHLY_PAGES_STANDARD,
+        professional: slice.MONTHLY_PAGES_PROFESSIONAL,
+      },
+    }),
+  },
+
+  async start(ctx) {
+    // Readings of scans need Tesseract; without it they fail (OCR_ENGINE_FAILED) and say so here first.
+    try {
+      await run(ctx.config.tesseract, ['--version'], { timeout: 10_000 });
+    } catch {
+      ctx.log.warn(
+        `ai-ocr: ${ctx.config.tesseract} does not run: scanned pages cannot be read (install tesseract-ocr)`,
+      );
+    }
+  },
+
+  routes(router, ctx) {
+    ocrRoutes(router, ctx);
+  },
+
+  jobs: {
+    [READ_JOB]: {
+      handler: (job, ctx) => runReading(ctx, (job.data as ReadJob).readingId),
+      policy: () => ({ retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true }),
+    },
+  },
+
+  hooks: {
+    async 'document.scanned'(event, ctx) {
+      if (!event.documentTemplateId) return;
+      const template = await ctx
+        .db('document_templates')
+        .where({ id: event.documentTemplateId, organization_id: event.organizationId })
+        .first('id', 'reading_positions');
+      const positions = (template?.reading_positions ?? []) as Position[];
+      if (positions.length === 0) return;
+      const version = await ctx.db('document_versions').where({ id: event.documentVersionId }).first('page_count');
+      await ctx.db.transaction((trx) =>
+        queueReading(ctx, trx, {
+          organizationId: event.organizationId,
+          documentId: event.documentId,
+          version: { id: event.documentVersionId, version: event.version, pageCount: version?.page_count ?? null },
+          templateId: template.id,
+          positions,
+          trigger: 'upload',
+          requestedBy: null,
+        }),
+      );
+    },
+  },
+});

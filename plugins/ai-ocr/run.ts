@@ -1,0 +1,215 @@
+/*
+ * The reading job ('ai-ocr.read'): one document version, off the request path.
+ *
+ * 1. The version must be clean (a file being scanned or refused by the scan is never read: the reading fails with
+ *    the scan's code).
+ * 2. The monthly allowance is checked and the pages reserved under a per-organization lock (the reading moves to
+ *    `reading`; readings under way count against the allowance), else `skipped` OCR_ALLOWANCE_EXCEEDED.
+ * 3. The PDF is read at the positions (reader.ts: text layer first, Tesseract where a box has no text), progress
+ *    stored per page.
+ * 4. Proposals are stored, the pages counted in usage (ocrPages) and, when the organization set an auto-accept
+ *    confidence, proposals at or above it are written into the document (via ai-ocr) in the same transaction.
+ *
+ * An engine failure (crash, page timeout, unreadable PDF) ends the reading `failed` with its code and is not
+ * retried; the document stays as it was. Other errors (the database) retry the job.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { propose, type PropertyShape } from './propose.ts';
+import { OcrEngineError, readBoxes, type BoxReading } from './reader.ts';
+import { assertAllowance, type Ctx, pagesOf, type ReadingRow } from './readings.ts';
+
+const SCAN_REFUSALS: Record<string, string> = {
+  pending: 'DOCUMENT_BEING_SCANNED',
+  malicious: 'DOCUMENT_MALICIOUS',
+  failed: 'DOCUMENT_SCAN_FAILED',
+};
+
+async function finish(ctx: Ctx, id: string, status: 'failed' | 'skipped', code: string) {
+  await ctx
+    .db('ai_ocr_readings')
+    .where({ id })
+    .whereIn('status', ['queued', 'reading'])
+    .update({ status, error_code: code, finished_at: ctx.clock.now() });
+}
+
+/** Moves the reading to `reading` if the allowance has room; false when it was skipped or is no longer queued. */
+async function start(ctx: Ctx, reading: ReadingRow): Promise<boolean> {
+  return ctx.db.transaction(async (trx) => {
+    // One organization's readings start one at a time, so two cannot both take the last pages.
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ai-ocr:${reading.organization_id}`]);
+    const row = (await trx('ai_ocr_readings').where({ id: reading.id }).forUpdate().first()) as ReadingRow;
+    if (row.status === 'reading') return true; // a retried job goes on
+    if (row.status !== 'queued') return false;
+    try {
+      await assertAllowance(ctx, trx, reading.organization_id, row.pages_total);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'OCR_ALLOWANCE_EXCEEDED') throw error;
+      await trx('ai_ocr_readings')
+        .where({ id: reading.id })
+        .update({ status: 'skipped', error_code: 'OCR_ALLOWANCE_EXCEEDED', finished_at: ctx.clock.now() });
+      ctx.log.info({ readingId: reading.id }, 'ai-ocr: monthly page allowance reached, reading skipped');
+      return false;
+    }
+    await trx('ai_ocr_readings').where({ id: reading.id }).update({ status: 'reading', started_at: ctx.clock.now() });
+    return true;
+  });
+}
+
+async function propertiesOf(ctx: Ctx, organizationId: string, ids: string[]): Promise<Map<string, PropertyShape>> {
+  const rows = (await ctx
+    .db('custom_properties')
+    .where({ organization_id: organizationId })
+    .whereIn('id', ids)
+    .select('id', 'input_type', 'number_unit')) as { id: string; input_type: number; number_unit: number | null }[];
+  const options = (await ctx
+    .db('property_options')
+    .whereIn('property_id', ids)
+    .select('id', 'property_id', 'label')) as { id: string; property_id: string; label: string }[];
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        inputType: Number(r.input_type),
+        numberUnit: r.number_unit === null ? null : Number(r.number_unit),
+        options: options.filter((o) => o.property_id === r.id),
+      },
+    ]),
+  );
+}
+
+async function readPdf(ctx: Ctx, reading: ReadingRow, sha256: string, pageCount: number | null) {
+  const folder = await mkdtemp(path.join(tmpdir(), 'keiyaku-ocr-'));
+  try {
+    const file = path.join(folder, 'document.pdf');
+    await writeFile(file, await ctx.files.read(sha256));
+    const boxes = reading.positions
+      .filter((p) => pageCount === null || p.page <= pageCount)
+      .map((p) => ({ key: p.propertyId, page: p.page, x: p.x, y: p.y, width: p.width, height: p.height }));
+    return await readBoxes(
+      file,
+      boxes,
+      { tesseract: ctx.config.tesseract, pageTimeoutMs: ctx.config.pageTimeoutSeconds * 1000 },
+      (done) => {
+        void ctx
+          .db('ai_ocr_readings')
+          .where({ id: reading.id })
+          .update({ pages_done: done })
+          .catch((err: unknown) => ctx.log.warn({ err }, 'ai-ocr: progress not stored'));
+      },
+    );
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+async function store(ctx: Ctx, reading: ReadingRow, readings: BoxReading[], pages: number) {
+  const shapes = await propertiesOf(
+    ctx,
+    reading.organization_id,
+    reading.positions.map((p) => p.propertyId),
+  );
+  const settings = await ctx.db('ai_ocr_settings').where({ organization_id: reading.organization_id }).first();
+  const threshold: number | null = settings?.auto_accept_confidence ?? null;
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (trx) => {
+    const current = await trx('ai_ocr_readings').where({ id: reading.id }).forUpdate().first('status');
+    if (current?.status !== 'reading') return;
+    const rows = reading.positions.flatMap((position) => {
+      const shape = shapes.get(position.propertyId);
+      const read = readings.find((r) => r.key === position.propertyId);
+      if (!shape || !read) return []; // the property was deleted, or the page is past the end
+      const proposal = propose(read.raw, read.confidence, shape);
+      const automatic = threshold !== null && proposal.value !== null && proposal.confidence >= threshold;
+      return [
+        {
+          id: randomUUID(),
+          reading_id: reading.id,
+          organization_id: reading.organization_id,
+          property_id: position.propertyId,
+          page: position.page,
+          x: position.x,
+          y: position.y,
+          width: position.width,
+          height: position.height,
+          raw: read.raw,
+          value: proposal.value,
+          note: proposal.note,
+          source: read.source,
+          confidence: Math.round(proposal.confidence * 1000) / 1000,
+          status: automatic ? 'auto_accepted' : 'proposed',
+          decided_at: automatic ? now : null,
+        },
+      ];
+    });
+    const automatic = rows.filter((r) => r.status === 'auto_accepted');
+    if (automatic.length > 0) {
+      const { rejected } = await writeAutomatic(ctx, trx, reading, automatic);
+      for (const row of rows) if (rejected.has(row.id)) Object.assign(row, { status: 'proposed', decided_at: null });
+    }
+    if (rows.length > 0) await trx('ai_ocr_proposals').insert(rows);
+    await ctx.usage.record(trx, reading.organization_id, 'ocrPages', pages);
+    await trx('ai_ocr_readings')
+      .where({ id: reading.id })
+      .update({ status: 'done', pages, pages_done: reading.pages_total, finished_at: now });
+  });
+}
+
+/**
+ * Writes auto-accepted values; a value the property refuses (out of range, not tomorrow or later...) stays a
+ * proposal for a person instead. Each is written under a savepoint, so one refusal keeps the others.
+ */
+async function writeAutomatic(
+  ctx: Ctx,
+  trx: Parameters<Parameters<Ctx['db']['transaction']>[0]>[0],
+  reading: ReadingRow,
+  rows: { id: string; property_id: string; value: string | null }[],
+) {
+  const rejected = new Set<string>();
+  for (const row of rows) {
+    try {
+      await trx.transaction((savepoint) =>
+        ctx.documents.writeProperties(savepoint, {
+          principal: null,
+          req: null,
+          documentId: reading.document_id,
+          values: [{ propertyId: row.property_id, value: row.value }],
+          via: 'ai-ocr',
+          pointer: () => '/value',
+        }),
+      );
+    } catch (error) {
+      ctx.log.info({ err: error, propertyId: row.property_id }, 'ai-ocr: auto-accept refused, left to a person');
+      rejected.add(row.id);
+    }
+  }
+  return { rejected };
+}
+
+export async function runReading(ctx: Ctx, readingId: string): Promise<void> {
+  const reading = (await ctx.db('ai_ocr_readings').where({ id: readingId }).first()) as ReadingRow | undefined;
+  if (!reading || !['queued', 'reading'].includes(reading.status)) return;
+  const version = await ctx
+    .db('document_versions')
+    .where({ id: reading.document_version_id })
+    .first('scan_status', 'sha256', 'page_count');
+  if (!version) return finish(ctx, reading.id, 'failed', 'NOT_FOUND');
+  if (version.scan_status !== 'clean') {
+    return finish(ctx, reading.id, 'failed', SCAN_REFUSALS[version.scan_status] ?? 'DOCUMENT_BEING_SCANNED');
+  }
+  if (pagesOf(reading.positions, version.page_count).length === 0) {
+    return finish(ctx, reading.id, 'failed', 'OCR_NO_READING_POSITIONS');
+  }
+  if (!(await start(ctx, reading))) return;
+  let result: Awaited<ReturnType<typeof readPdf>>;
+  try {
+    result = await readPdf(ctx, reading, version.sha256, version.page_count);
+  } catch (error) {
+    if (!(error instanceof OcrEngineError)) throw error;
+    ctx.log.warn({ readingId, code: error.code, err: error }, 'ai-ocr: reading failed');
+    return finish(ctx, reading.id, 'failed', error.code);
+  }
+  await store(ctx, reading, result.readings, result.pages.length);
+}
