@@ -80,14 +80,35 @@ async function propertiesOf(ctx: Ctx, organizationId: string, ids: string[]): Pr
   );
 }
 
-async function readPdf(ctx: Ctx, reading: ReadingRow, sha256: string, pageCount: number | null) {
+/** What the reader may expect in a box, from the property's type (it picks Tesseract's settings by it). */
+function kindOf(shape: PropertyShape | undefined): string | undefined {
+  if (!shape) return undefined;
+  if (shape.inputType === 10) return shape.numberUnit === 20 ? 'amount' : 'number';
+  return { 20: 'text', 30: 'date', 40: 'enum' }[shape.inputType];
+}
+
+async function readPdf(
+  ctx: Ctx,
+  reading: ReadingRow,
+  shapes: Map<string, PropertyShape>,
+  file: { sha256: string; pageCount: number | null },
+) {
+  const { sha256, pageCount } = file;
   const folder = await mkdtemp(path.join(tmpdir(), 'keiyaku-ocr-'));
   try {
     const file = path.join(folder, 'document.pdf');
     await writeFile(file, await ctx.files.read(sha256));
     const boxes = reading.positions
       .filter((p) => pageCount === null || p.page <= pageCount)
-      .map((p) => ({ key: p.propertyId, page: p.page, x: p.x, y: p.y, width: p.width, height: p.height }));
+      .map((p) => ({
+        key: p.propertyId,
+        page: p.page,
+        x: p.x,
+        y: p.y,
+        width: p.width,
+        height: p.height,
+        kind: kindOf(shapes.get(p.propertyId)),
+      }));
     return await readBoxes(
       file,
       boxes,
@@ -105,12 +126,13 @@ async function readPdf(ctx: Ctx, reading: ReadingRow, sha256: string, pageCount:
   }
 }
 
-async function store(ctx: Ctx, reading: ReadingRow, readings: BoxReading[], pages: number) {
-  const shapes = await propertiesOf(
-    ctx,
-    reading.organization_id,
-    reading.positions.map((p) => p.propertyId),
-  );
+async function store(
+  ctx: Ctx,
+  reading: ReadingRow,
+  shapes: Map<string, PropertyShape>,
+  readings: BoxReading[],
+  pages: number,
+) {
   const settings = await ctx.db('ai_ocr_settings').where({ organization_id: reading.organization_id }).first();
   const threshold: number | null = settings?.auto_accept_confidence ?? null;
   const now = ctx.clock.now();
@@ -203,13 +225,18 @@ export async function runReading(ctx: Ctx, readingId: string): Promise<void> {
     return finish(ctx, reading.id, 'failed', 'OCR_NO_READING_POSITIONS');
   }
   if (!(await start(ctx, reading))) return;
+  const shapes = await propertiesOf(
+    ctx,
+    reading.organization_id,
+    reading.positions.map((p) => p.propertyId),
+  );
   let result: Awaited<ReturnType<typeof readPdf>>;
   try {
-    result = await readPdf(ctx, reading, version.sha256, version.page_count);
+    result = await readPdf(ctx, reading, shapes, { sha256: version.sha256, pageCount: version.page_count });
   } catch (error) {
     if (!(error instanceof OcrEngineError)) throw error;
     ctx.log.warn({ readingId, code: error.code, err: error }, 'ai-ocr: reading failed');
     return finish(ctx, reading.id, 'failed', error.code);
   }
-  await store(ctx, reading, result.readings, result.pages.length);
+  await store(ctx, reading, shapes, result.readings, result.pages.length);
 }

@@ -12,11 +12,11 @@ type PropertyAttributes = Required<components['schemas']['PropertySettings']> &
 export type FlowProperty = ValueDefinition & { attributes: { publicToClient: boolean } };
 
 /**
- * GET /properties (listProperties) of scope 10: the organization's business flow properties, for the search's
- * conditions and the form's inputs (an organization has at most 100, one page).
+ * GET /properties (listProperties) of one scope (10 business flow, 20 document): the organization's definitions,
+ * for the search's conditions and the form's inputs (an organization has at most 100 of a scope, one page).
  */
-export async function listFlowProperties(): Promise<FlowProperty[]> {
-  const query = { 'filter[scope]': 10, sort: 'name', 'page[size]': 100 } as const;
+export async function listFlowProperties(scope: 10 | 20 = 10): Promise<FlowProperty[]> {
+  const query = { 'filter[scope]': scope, sort: 'name', 'page[size]': 100 } as const;
   const body = unwrap(await api.GET('/properties', { params: { query } }));
   return body.data.map((property) => {
     const a = property.attributes as PropertyAttributes;
@@ -46,8 +46,21 @@ export async function listFlowProperties(): Promise<FlowProperty[]> {
 }
 
 export const flowPropertiesQueryOptions = () =>
-  queryOptions({ queryKey: ['business-flows', 'properties'], queryFn: listFlowProperties, staleTime: 60_000 });
+  queryOptions({
+    queryKey: ['business-flows', 'properties'],
+    queryFn: () => listFlowProperties(10),
+    staleTime: 60_000,
+  });
 
 export function useFlowProperties() {
   return useQuery(flowPropertiesQueryOptions());
+}
+
+/** Document-scope definitions: the search also finds flows by their documents' values (read by AI-OCR, say). */
+export function useDocumentProperties() {
+  return useQuery({
+    queryKey: ['business-flows', 'document-properties'],
+    queryFn: () => listFlowProperties(20),
+    staleTime: 60_000,
+  });
 }

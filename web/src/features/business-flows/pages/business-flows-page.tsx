@@ -8,7 +8,7 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { useExportBusinessFlows } from '../api/export-business-flows.ts';
-import { useFlowProperties } from '../api/list-flow-properties.ts';
+import { useDocumentProperties, useFlowProperties } from '../api/list-flow-properties.ts';
 import { useFlowWorkspaces } from '../api/list-flow-workspaces.ts';
 import { useFlowSearch } from '../api/search-business-flows.ts';
 import { SearchForm } from '../components/search-form.tsx';
@@ -30,6 +30,7 @@ export function BusinessFlowsPage() {
   const flows = useFlowSearch(search);
   const workspaces = useFlowWorkspaces();
   const properties = useFlowProperties();
+  const documentProperties = useDocumentProperties();
   const exporter = useExportBusinessFlows();
   const [exportFailure, setExportFailure] = useState<unknown>(null);
   const time = japanDateTimeFormat(i18n.language);
@@ -42,9 +43,15 @@ export function BusinessFlowsPage() {
     void navigate({ to: '/organizations/business-flows', search: flowSearchParams(next) });
   const rows = flows.data?.data ?? [];
   const total = flows.data?.meta.total ?? 0;
-  const searchProperties = (properties.data ?? []).map((p) => ({
+  const searchProperties = [
+    ...(properties.data ?? []).map((p) => ({ p, name: p.attributes.name })),
+    ...(documentProperties.data ?? []).map((p) => ({
+      p,
+      name: t('search.documentProperty', { name: p.attributes.name }),
+    })),
+  ].map(({ p, name }) => ({
     id: p.id,
-    name: p.attributes.name,
+    name,
     inputType: p.attributes.inputType,
     options: p.attributes.options,
     decimalLength: p.attributes.decimalLength ?? null,
