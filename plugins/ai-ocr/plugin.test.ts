@@ -434,6 +434,14 @@ describe('who may see and decide', () => {
     expect((await app.api.call('startDocumentOcr', { token: stranger.token, params: { documentId } })).status).toBe(
       404,
     );
+    // Nor can A read its own document at another organization's reading positions.
+    const strangersTemplate = await createTemplate(stranger.token, '他社のテンプレート', []);
+    const crossed = await app.api.call('startDocumentOcr', {
+      token: w.ownerA.token,
+      params: { documentId },
+      body: { data: { attributes: { documentTemplateId: strangersTemplate } } },
+    });
+    expect([crossed.status, errorOf(crossed.body).code]).toEqual([422, 'REFERENCE_NOT_FOUND']);
   });
 
   it('is the paid option: without it the operations are refused and nothing is read', async () => {

@@ -147,6 +147,14 @@ const FOREIGN_CALLS: Record<
   }),
   downloadCompletionCertificate: () => ({ params: { documentId: foreign.documentId! } }),
   getDocumentBoxUpload: () => ({ params: { documentId: foreign.documentId! } }),
+  getDocumentOcr: () => ({ params: { documentId: foreign.documentId! } }),
+  startDocumentOcr: () => ({ params: { documentId: foreign.documentId! } }),
+  decideDocumentOcr: () => ({
+    params: { documentId: foreign.documentId! },
+    body: { data: { attributes: { decisions: [{ proposalId: foreign.documentId!, action: 'reject' }] } } },
+  }),
+  uploadDocumentTemplateSample: () => ({ params: { documentTemplateId: foreign.documentTemplateId! } }),
+  downloadDocumentTemplateSample: () => ({ params: { documentTemplateId: foreign.documentTemplateId! } }),
   sendDocumentToBox: () => ({ params: { documentId: foreign.documentId! } }),
   signOutSession: () => ({ params: { sessionId: foreign.sessionId! } }),
   cancelBusinessFlow: () => ({
@@ -279,11 +287,11 @@ beforeAll(async () => {
   app = await startApp();
   a = await adminSession(app, { organizationName: 'テナントA株式会社' });
   b = await adminSession(app, { organizationName: 'テナントB株式会社' });
-  // Professional plan for both, so no call stops at a plan gate before reaching the data.
+  // Professional plan (and the paid options) for both, so no call stops at a plan gate before reaching the data.
   await app.service.deps
     .knex('organizations')
     .whereIn('id', [a.organizationId, b.organizationId])
-    .update({ plan: 'professional' });
+    .update({ plan: 'professional', options: ['aiOcr'] });
   foreign.groupId = await createGroup(app, b.token, 'B社の営業部', 'b-sales');
   const bUser = await createUser(app, b.token, [foreign.groupId]);
   foreign.userId = bUser.id;
@@ -505,6 +513,19 @@ describe('cross-organization isolation', () => {
         token: a.token,
         params: { groupId: a.defaultGroupId },
         body: { data: { type: 'GroupMember', attributes: { userId: foreign.userId } } },
+      }),
+      // Reading positions name A's own document-scope properties only (AI-OCR).
+      await app.api.call('createDocumentTemplate', {
+        token: a.token,
+        body: {
+          data: {
+            type: 'DocumentTemplate',
+            attributes: {
+              name: '越境の読み取り位置',
+              readingPositions: [{ propertyId: foreign.propertyId, page: 1, x: 10, y: 10, width: 100, height: 20 }],
+            },
+          },
+        },
       }),
       // Single sign-on's just-in-time users may only join a group of A (plugins/sso).
       await app.api.call('updateSsoSettings', {

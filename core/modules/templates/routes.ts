@@ -5,7 +5,7 @@ import { perUser } from '../../access/rate-limits.ts';
 import { UPLOAD_LIMITS } from '../../files/upload-limits.ts';
 import { readUploadedFile } from '../documents/upload-form.ts';
 import { actorOf } from '../users/service.ts';
-import { storeTemplateSample, templateSampleFile } from './sample.ts';
+import { assertSampleTarget, storeTemplateSample, templateSampleFile } from './sample.ts';
 import {
   createBusinessFlowTemplate,
   deleteBusinessFlowTemplate,
@@ -67,6 +67,7 @@ export function templateRoutes(api: ApiRouter, deps: CoreDeps): void {
     'uploadDocumentTemplateSample',
     { ...manage, rateLimit: [perUser('uploadsPerUser')] },
     async ({ principal, body, params, req }) => {
+      await assertSampleTarget(deps, principal.organizationId, params.documentTemplateId);
       const { file } = await readUploadedFile(body, UPLOAD_LIMITS.document);
       await storeTemplateSample(deps, actorOf(principal, req), params.documentTemplateId, file);
       return { body: await documentTemplateBody(knex, principal.organizationId, params.documentTemplateId) };

@@ -3,7 +3,8 @@
  * Checked as document uploads are (by content, in the PDF worker pool within its budget) and stored as a
  * content-addressed blob; administrators replace it, every member of the organization may read it.
  *
- *   storeTemplateSample(deps, actor, templateId, file) -> void   (409-free: a later upload replaces the sample)
+ *   assertSampleTarget(deps, organizationId, templateId)  (404 before the upload is read)
+ *   storeTemplateSample(deps, actor, templateId, file) -> void   (a later upload replaces the sample)
  *   templateSampleFile(deps, organizationId, templateId) -> { stream, headers } (404 TEMPLATE_SAMPLE_NOT_FOUND)
  */
 import type { Readable } from 'node:stream';
@@ -18,10 +19,17 @@ import type { Actor } from '../users/service.ts';
 
 const log = changeLogger('document_template');
 
+/** Refuses (404) a template the caller's organization does not have: before the upload is read at all. */
+export async function assertSampleTarget(deps: CoreDeps, organizationId: string, templateId: string) {
+  const row = await deps
+    .knex('document_templates')
+    .where({ id: templateId, organization_id: organizationId })
+    .first('id');
+  if (!row) throw new AppError('NOT_FOUND');
+}
+
 export async function storeTemplateSample(deps: CoreDeps, actor: Actor, templateId: string, file: UploadedFile) {
   const where = { id: templateId, organization_id: actor.organizationId };
-  // Refuse an unknown template before the file is inspected and stored.
-  if (!(await deps.knex('document_templates').where(where).first('id'))) throw new AppError('NOT_FOUND');
   const stored = await inspectAndStore(deps, file, UPLOAD_LIMITS.document);
   await deps.knex.transaction(async (trx) => {
     const now = deps.clock.now();
