@@ -116,7 +116,7 @@ async function readPdf(
       (done) => {
         void ctx
           .db('ai_ocr_readings')
-          .where({ id: reading.id })
+          .where({ id: reading.id, status: 'reading' })
           .update({ pages_done: done })
           .catch((err: unknown) => ctx.log.warn({ err }, 'ai-ocr: progress not stored'));
       },
