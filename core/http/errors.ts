@@ -486,7 +486,7 @@ export const ERROR_CATALOGUE = {
   },
   READING_POSITION_DUPLICATE: {
     status: 422,
-    ja: '一つのプロパティに読み取り位置は一つだけ設定できます。',
+    ja: '一つのカスタム項目に読み取り位置は一つだけ設定できます。',
     en: 'A property can have only one reading position.',
   },
   OCR_NO_READING_POSITIONS: {
@@ -511,7 +511,7 @@ export const ERROR_CATALOGUE = {
   },
   OCR_VALUE_MISSING: {
     status: 422,
-    ja: '読み取った文字をこのプロパティの値として解釈できませんでした。値を修正してから確定してください。',
+    ja: '読み取った文字をこのカスタム項目の値として解釈できませんでした。値を修正してから確定してください。',
     en: 'The text read could not be understood as a value of this property. Edit the value before accepting it.',
   },
   OCR_ENGINE_FAILED: {

@@ -169,6 +169,7 @@ const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
   agents: lazyRouteComponent(() => import('./features/e-certificates/pages/agents-page.tsx'), 'AgentsPage'),
   sso: lazyRouteComponent(() => import('./features/sso/pages/sso-settings-page.tsx'), 'SsoSettingsPage'),
   box: lazyRouteComponent(() => import('./features/box/pages/box-settings-page.tsx'), 'BoxSettingsPage'),
+  'ai-ocr': lazyRouteComponent(() => import('./features/ai-ocr/pages/ocr-settings-page.tsx'), 'OcrSettingsPage'),
 };
 
 /** Settings screens below a section (details, imports), each a lazy route of its own. */
@@ -338,7 +339,7 @@ const routeTree = rootRoute.addChildren([
     createRoute({
       getParentRoute: () => guarded,
       path: '/organizations/templates',
-      component: lazyRouteComponent(() => import('./features/templates/pages/templates-page.tsx'), 'TemplatesPage'),
+      component: lazyRouteComponent(() => import('./routes/templates.tsx'), 'TemplatesRoute'),
       errorComponent: routeError,
     }),
     // @anchor routes:templates (templates screens insert their routes above this line)

@@ -14,6 +14,7 @@ export const SETTINGS_SECTIONS = [
   { path: 'ip-restrictions', key: 'ipRestrictions', adminOnly: true },
   { path: 'sso', key: 'sso', adminOnly: true, feature: 'sso' },
   { path: 'box', key: 'box', adminOnly: true, feature: 'box' },
+  { path: 'ai-ocr', key: 'aiOcr', adminOnly: false, feature: 'aiOcr' },
   { path: 'properties', key: 'properties', adminOnly: true },
   { path: 'mail-templates', key: 'mailTemplates', adminOnly: true },
   { path: 'batch', key: 'batch', adminOnly: true },

@@ -8,6 +8,8 @@ import {
   validateFlowTemplate,
 } from './validation.ts';
 
+const PROPERTY = '00000000-0000-4000-8000-00000000000a';
+const position = (propertyId: string) => ({ propertyId, page: 1, x: 10, y: 20, width: 100, height: 14 });
 const task = (extra: Partial<TaskRow> = {}): TaskRow => ({ ...newTaskRow([], 'g1'), ...extra });
 
 describe('document template form checks', () => {
@@ -17,6 +19,7 @@ describe('document template form checks', () => {
       systemLinkId: '',
       documentType: 'contract',
       tasks: [task({ groupId: '' })],
+      readingPositions: [],
     });
     expect(problems.name?.[0]?.reason).toBe('required');
     expect(problems.tasks).toEqual([{ code: 'VALIDATION_FAILED', reason: 'required', row: 0 }]);
@@ -28,6 +31,7 @@ describe('document template form checks', () => {
       systemLinkId: '',
       documentType: 'contract',
       tasks: [task({ templateId: 'A' }), task({ templateId: 'A' })],
+      readingPositions: [],
     });
     expect(problems.tasks?.map((p) => [p.code, p.row])).toEqual([
       ['TASK_ORDER_ONE_NOT_UNIQUE', undefined],
@@ -45,6 +49,7 @@ describe('document template form checks', () => {
       systemLinkId: '',
       documentType: 'invoice',
       tasks: [task()],
+      readingPositions: [{ ...position(PROPERTY), hint: '  ' }],
     });
     expect(attributes).toEqual({
       name: '契約',
@@ -60,7 +65,27 @@ describe('document template form checks', () => {
           templateId: null,
         },
       ],
+      readingPositions: [{ ...position(PROPERTY), hint: null }],
     });
+  });
+
+  it('asks for the property of each reading position and reads a property at one position only', () => {
+    const problems = validateDocumentTemplate({
+      name: 'x',
+      systemLinkId: '',
+      documentType: 'contract',
+      tasks: [],
+      readingPositions: [position(PROPERTY), position(''), position(PROPERTY)],
+    });
+    expect(problems.readingPositions).toEqual([
+      { code: 'VALIDATION_FAILED', reason: 'positionProperty', row: 1 },
+      { code: 'READING_POSITION_DUPLICATE', row: 2 },
+    ]);
+    expect(
+      serverProblems([
+        { code: 'READING_POSITION_DUPLICATE', source: { pointer: '/data/attributes/readingPositions/1/propertyId' } },
+      ]),
+    ).toEqual({ readingPositions: [{ code: 'READING_POSITION_DUPLICATE', row: 1 }] });
   });
 });
 

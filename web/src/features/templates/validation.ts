@@ -3,6 +3,8 @@ import type { DocumentType } from '../../api/document-types.ts';
 import type { ErrorCode } from '../../api/errors.ts';
 
 export type TaskType = components['schemas']['TaskType'];
+/** Where the AI-OCR option reads a document-scope property (drawn on the sample PDF; features/ai-ocr edits them). */
+export type ReadingPosition = components['schemas']['ReadingPosition'];
 
 export const TASK_TYPES: TaskType[] = ['approve', 'read', 'sign'];
 export const NAME_MAX = 100;
@@ -25,6 +27,7 @@ export interface DocumentTemplateInput {
   systemLinkId: string;
   documentType: DocumentType;
   tasks: TaskRow[];
+  readingPositions: ReadingPosition[];
 }
 
 export interface DocumentRow {
@@ -43,11 +46,12 @@ export interface FlowTemplateInput {
 /** A problem of a field; `row` (0-based) says which row of a list it concerns. */
 export interface Problem {
   code: ErrorCode;
-  reason?: 'required' | 'tooLong' | 'order' | 'orderOne' | 'duplicate';
+  reason?: 'required' | 'tooLong' | 'order' | 'orderOne' | 'duplicate' | 'positionProperty';
   params?: Record<string, number>;
   row?: number;
 }
-export type Field = 'name' | 'systemLinkId' | 'documentType' | 'comment' | 'tasks' | 'properties' | 'documents';
+export type Field =
+  'name' | 'systemLinkId' | 'documentType' | 'comment' | 'tasks' | 'properties' | 'documents' | 'readingPositions';
 export type Problems = Partial<Record<Field, Problem[]>>;
 
 const invalid = (reason: Problem['reason'], extra: Partial<Problem> = {}): Problem => ({
@@ -101,6 +105,19 @@ export function validateDocumentTemplate(input: DocumentTemplateInput): Problems
     tasks.push({ code: 'TASK_TEMPLATE_ID_DUPLICATE', row });
   }
   if (tasks.length > 0) problems.tasks = tasks;
+  const positions = readingPositionProblems(input.readingPositions);
+  if (positions.length > 0) problems.readingPositions = positions;
+  return problems;
+}
+
+/** Every reading position names a property, and a property is read at one position only. */
+function readingPositionProblems(positions: ReadingPosition[]): Problem[] {
+  const problems: Problem[] = positions.flatMap((position, row) =>
+    position.propertyId ? [] : [invalid('positionProperty', { row })],
+  );
+  for (const row of duplicates(positions.map((p) => p.propertyId))) {
+    problems.push({ code: 'READING_POSITION_DUPLICATE', row });
+  }
   return problems;
 }
 
@@ -136,6 +153,10 @@ export function documentTemplateAttributes(input: DocumentTemplateInput) {
       required: task.required,
       templateId: task.templateId.trim() || null,
     })),
+    readingPositions: input.readingPositions.map((position) => ({
+      ...position,
+      hint: position.hint?.trim() || null,
+    })),
   };
 }
 
@@ -152,7 +173,16 @@ export function flowTemplateAttributes(input: FlowTemplateInput) {
   };
 }
 
-const FIELDS: Field[] = ['name', 'systemLinkId', 'documentType', 'comment', 'tasks', 'properties', 'documents'];
+const FIELDS: Field[] = [
+  'name',
+  'systemLinkId',
+  'documentType',
+  'comment',
+  'tasks',
+  'properties',
+  'documents',
+  'readingPositions',
+];
 
 /** A refusal's field errors by field; `/data/attributes/tasks/2/roleId` belongs to tasks, row 2. */
 export function serverProblems(errors: { code: ErrorCode; source?: { pointer: string } }[]): Problems {

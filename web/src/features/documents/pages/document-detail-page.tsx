@@ -33,6 +33,14 @@ type Attributes = DocumentDetail['attributes'];
 export interface DocumentPanels {
   /** Where the document went in the organization's Box; `completed` once every task is done. */
   box?: (document: { documentId: string; completed: boolean }) => ReactNode;
+  /** The property values AI-OCR read from the document, for the viewer to decide on. */
+  ocr?: (document: {
+    documentId: string;
+    title: string;
+    canEdit: boolean;
+    ownerSide: boolean;
+    version: Attributes['currentVersion'];
+  }) => ReactNode;
 }
 
 /** Stored values and (for the owner organization) the other document-scope definitions, as inputs. */
@@ -200,6 +208,13 @@ function Loaded({
           />
         </div>
       </div>
+      {panels.ocr?.({
+        documentId,
+        title: attributes.name,
+        canEdit: Boolean(attributes.canEdit),
+        ownerSide,
+        version: attributes.currentVersion,
+      })}
       {!attributes.canEdit && <ReadOnlyProperties attributes={attributes} />}
       {attributes.canEdit && (
         <AttributesForm

@@ -1,4 +1,6 @@
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { components } from '../../../../../core/contract/api.gen.ts';
 import { DOCUMENT_TYPES, type DocumentType } from '../../../api/document-types.ts';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { useCheckedForm } from '../../../components/checked-form.ts';
@@ -6,19 +8,54 @@ import { FormActions } from '../../../components/form-actions.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { useGroupChoices, useRoleChoices } from '../api/choices.ts';
-import { serverProblems, type DocumentTemplateInput, validateDocumentTemplate } from '../validation.ts';
+import {
+  type DocumentTemplateInput,
+  type ReadingPosition,
+  serverProblems,
+  validateDocumentTemplate,
+} from '../validation.ts';
 import { useProblemText } from './problem-text.ts';
 import { TaskListEditor } from './task-list-editor.tsx';
 
-/** A document template's name, ID for system link, document type and task list, for creating and editing. */
+type DocumentTemplate = components['schemas']['DocumentTemplate'];
+type TemplateSample = components['schemas']['TemplateSample'];
+
+/**
+ * The reading-position editor of the AI-OCR feature, rendered inside the form: features do not import each other,
+ * so web/src/routes hands it to the templates page.
+ */
+export type ReadingPositionsSlot = (props: {
+  /** Null while the template is being created. */
+  templateId: string | null;
+  sample: TemplateSample;
+  value: ReadingPosition[];
+  onChange: (positions: ReadingPosition[]) => void;
+  /** A sample upload changed the template (its sample and lockVersion). */
+  onSampleStored: (template: DocumentTemplate) => void;
+  errors: string[];
+}) => ReactNode;
+
+/**
+ * A document template's name, ID for system link, document type, task list and reading positions, for creating
+ * and editing. `onSubmit` gets the lockVersion the form holds: the one it opened with, or the one a sample upload
+ * made since.
+ */
 export function DocumentTemplateForm(props: {
   initial: DocumentTemplateInput;
+  /** The template being edited (absent when creating). */
+  template?: DocumentTemplate;
+  readingPositions?: ReadingPositionsSlot;
   submitLabel: string;
-  onSubmit: (input: DocumentTemplateInput) => Promise<unknown>;
+  onSubmit: (input: DocumentTemplateInput, lockVersion: number | undefined) => Promise<unknown>;
   onReload?: () => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation('templates');
+  const [stored, setStored] = useState(() =>
+    props.template
+      ? { lockVersion: props.template.attributes.lockVersion, sample: props.template.attributes.sample }
+      : { lockVersion: undefined, sample: null },
+  );
   const text = useProblemText();
   const groups = useGroupChoices().data ?? [];
   const roles = useRoleChoices().data ?? [];
@@ -27,7 +64,7 @@ export function DocumentTemplateForm(props: {
     validate: validateDocumentTemplate,
     serverProblems,
     fieldId: (name) => `document-template-${name}`,
-    onSubmit: props.onSubmit,
+    onSubmit: (input) => props.onSubmit(input, stored.lockVersion),
   });
   const { input, problems } = form;
   const field = (name: 'name' | 'systemLinkId') => ({
@@ -67,6 +104,15 @@ export function DocumentTemplateForm(props: {
         errors={[...(problems.tasks ?? []), ...(problems.properties ?? [])].map(text)}
         onChange={(tasks) => form.setInput((p) => ({ ...p, tasks }))}
       />
+      {props.readingPositions?.({
+        templateId: props.template?.id ?? null,
+        sample: stored.sample,
+        value: input.readingPositions,
+        onChange: (readingPositions) => form.setInput((p) => ({ ...p, readingPositions })),
+        onSampleStored: (template) =>
+          setStored({ lockVersion: template.attributes.lockVersion, sample: template.attributes.sample }),
+        errors: (problems.readingPositions ?? []).map(text),
+      })}
       <FormActions
         pending={form.pending}
         submitLabel={props.submitLabel}

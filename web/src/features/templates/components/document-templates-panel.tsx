@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
@@ -15,9 +16,15 @@ import {
   useUpdateDocumentTemplate,
 } from '../api/document-templates.ts';
 import { type DocumentTemplateInput, documentTemplateAttributes } from '../validation.ts';
-import { DocumentTemplateForm } from './document-template-form.tsx';
+import { DocumentTemplateForm, type ReadingPositionsSlot } from './document-template-form.tsx';
 
-const EMPTY: DocumentTemplateInput = { name: '', systemLinkId: '', documentType: 'contract', tasks: [] };
+const EMPTY: DocumentTemplateInput = {
+  name: '',
+  systemLinkId: '',
+  documentType: 'contract',
+  tasks: [],
+  readingPositions: [],
+};
 
 function inputOf(template: DocumentTemplate): DocumentTemplateInput {
   const a = template.attributes;
@@ -33,11 +40,21 @@ function inputOf(template: DocumentTemplate): DocumentTemplateInput {
       required: task.required,
       templateId: task.templateId ?? '',
     })),
+    readingPositions: a.readingPositions,
   };
 }
 
-/** The document templates tab: list for everyone; administrators create, edit and delete. */
-export function DocumentTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
+/**
+ * The document templates tab: list for everyone; administrators create, edit and delete. `readingPositions` is the
+ * AI-OCR feature's editor, shown in the form when the route gives it.
+ */
+export function DocumentTemplatesPanel({
+  isAdmin,
+  readingPositions,
+}: {
+  isAdmin: boolean;
+  readingPositions?: ReadingPositionsSlot;
+}) {
   const { t, i18n } = useTranslation('templates');
   const list = useListParams<DocumentTemplateSort>('name');
   const templates = useDocumentTemplates(list.params);
@@ -52,6 +69,9 @@ export function DocumentTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
   const rows = templates.data?.data ?? [];
   const edited = rows.find((row) => row.id === editing);
   const sortable = sortHeaders(list);
+  // The open form is drawn anew only when it is reloaded after a refusal: a sample upload changes the template's
+  // lockVersion in the list, and what was typed must stay.
+  const [reloads, setReloads] = useState(0);
 
   return (
     <>
@@ -65,6 +85,7 @@ export function DocumentTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
           <h2 id="document-template-form-title">{t('form.createDocumentTitle')}</h2>
           <DocumentTemplateForm
             initial={EMPTY}
+            readingPositions={readingPositions}
             submitLabel={t('form.create')}
             onCancel={() => setEditing(null)}
             onSubmit={async (input) => {
@@ -79,13 +100,23 @@ export function DocumentTemplatesPanel({ isAdmin }: { isAdmin: boolean }) {
         <section aria-labelledby="document-template-form-title" className="panel">
           <h2 id="document-template-form-title">{t('form.editTitle', { name: edited.attributes.name })}</h2>
           <DocumentTemplateForm
-            key={`${edited.id}:${edited.attributes.lockVersion}`}
+            key={`${edited.id}:${reloads}`}
             initial={inputOf(edited)}
+            template={edited}
+            readingPositions={readingPositions}
             submitLabel={t('form.save')}
             onCancel={() => setEditing(null)}
-            onReload={() => void templates.refetch().then(() => toast.info(t('form.reloaded')))}
-            onSubmit={async (input) => {
-              const attributes = { ...documentTemplateAttributes(input), lockVersion: edited.attributes.lockVersion };
+            onReload={() =>
+              void templates.refetch().then(() => {
+                setReloads((count) => count + 1);
+                toast.info(t('form.reloaded'));
+              })
+            }
+            onSubmit={async (input, lockVersion) => {
+              const attributes = {
+                ...documentTemplateAttributes(input),
+                lockVersion: lockVersion ?? edited.attributes.lockVersion,
+              };
               await update.mutateAsync({ id: edited.id, attributes });
               toast.success(t('form.saved'));
               setEditing(null);
