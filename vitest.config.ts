@@ -12,6 +12,8 @@ const PGLITE_SMOKE = [
   'tests/api/drafts.test.ts',
   'plugins/malware-scan/plugin.test.ts',
   'tests/api/signing.test.ts',
+  // AI-OCR's transactions (allowance under an advisory lock) on the embedded database's single connection.
+  'plugins/ai-ocr/plugin.test.ts',
 ];
 
 const shared = {

@@ -514,6 +514,11 @@ export const ERROR_CATALOGUE = {
     ja: '読み取った文字をこのカスタム項目の値として解釈できませんでした。値を修正してから確定してください。',
     en: 'The text read could not be understood as a value of this property. Edit the value before accepting it.',
   },
+  OCR_READING_OUTDATED: {
+    status: 409,
+    ja: 'この読み取り結果は古い版のPDFから読み取ったものです。新しい版を読み取ってください。',
+    en: 'These results were read from an earlier version of the PDF. Read the new version.',
+  },
   OCR_ENGINE_FAILED: {
     status: 500,
     ja: '文字認識エンジンが異常終了したため、読み取れませんでした。書類はそのまま使えます。',

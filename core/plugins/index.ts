@@ -118,8 +118,11 @@ export interface PluginContext<C = unknown> {
   usage: {
     /** Adds to this month's counter in the caller's transaction (count it with the change it counts). */
     record(trx: Knex.Transaction, organizationId: string, metric: UsageMetric, amount: number): Promise<void>;
-    /** This month's count (JST), and the month. */
-    current(organizationId: string, metric: UsageMetric): Promise<{ month: string; count: number }>;
+    /**
+     * This month's count (JST), and the month; inside a transaction pass it as `db` (the embedded database has one
+     * connection, which the transaction holds).
+     */
+    current(organizationId: string, metric: UsageMetric, db?: Knex): Promise<{ month: string; count: number }>;
   };
   /** Sign-in for plugins that prove who a user is some other way (single sign-on). */
   auth: {
@@ -367,9 +370,9 @@ export class PluginHost {
       },
       usage: {
         record: (trx, organizationId, metric, amount) => recordUsage(trx, organizationId, metric, amount, clock.now()),
-        current: async (organizationId, metric) => {
+        current: async (organizationId, metric, db = knex) => {
           const month = tokyoMonth(clock.now());
-          const row = await knex('usage_counters').where({ organization_id: organizationId, month, metric }).first();
+          const row = await db('usage_counters').where({ organization_id: organizationId, month, metric }).first();
           return { month, count: Number(row?.count ?? 0) };
         },
       },

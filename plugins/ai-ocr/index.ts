@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { definePlugin } from '../../core/plugins/index.ts';
-import { type AiOcrConfig, type Position, queueReading, READ_JOB, type ReadJob } from './readings.ts';
+import { type AiOcrConfig, type Position, queueReading, READ_JOB, type ReadJob, readingMaxMs } from './readings.ts';
 import { ocrRoutes } from './routes.ts';
-import { runReading } from './run.ts';
+import { abandonReading, runReading } from './run.ts';
+
+const READ_RETRIES = 3;
 
 export type { AiOcrConfig } from './readings.ts';
 
@@ -64,8 +66,22 @@ export const aiOcrPlugin = definePlugin<AiOcrConfig>({
 
   jobs: {
     [READ_JOB]: {
-      handler: (job, ctx) => runReading(ctx, (job.data as ReadJob).readingId),
-      policy: () => ({ retryLimit: 3, retryDelaySeconds: 30, retryBackoff: true }),
+      handler: async (job, ctx) => {
+        const { readingId } = job.data as ReadJob;
+        try {
+          await runReading(ctx, readingId);
+        } catch (error) {
+          // Engine failures end the reading inside; anything else retries, and the last attempt ends it failed.
+          if (job.retryCount >= READ_RETRIES) await abandonReading(ctx, readingId, error);
+          throw error;
+        }
+      },
+      policy: (config) => ({
+        retryLimit: READ_RETRIES,
+        retryDelaySeconds: 30,
+        retryBackoff: true,
+        maxRunSeconds: readingMaxMs(config) / 1000,
+      }),
     },
   },
 
@@ -78,7 +94,20 @@ export const aiOcrPlugin = definePlugin<AiOcrConfig>({
         .first('id', 'reading_positions');
       const positions = (template?.reading_positions ?? []) as Position[];
       if (positions.length === 0) return;
-      const version = await ctx.db('document_versions').where({ id: event.documentVersionId }).first('page_count');
+      // A version already replaced by a newer upload, or a cancelled flow, is not read.
+      const newest = await ctx
+        .db('document_versions')
+        .where({ document_id: event.documentId })
+        .orderBy('version', 'desc')
+        .first('id', 'page_count');
+      if (newest?.id !== event.documentVersionId) return;
+      const flow = await ctx
+        .db('documents as d')
+        .join('business_flows as f', 'f.id', 'd.business_flow_id')
+        .where('d.id', event.documentId)
+        .first('f.status');
+      if (flow?.status === 'cancelled') return;
+      const version = newest;
       await ctx.db.transaction((trx) =>
         queueReading(ctx, trx, {
           organizationId: event.organizationId,

@@ -259,6 +259,11 @@ describe('reading a document', () => {
       .where({ action: 'document.updated', target_id: documentId })
       .first('details');
     expect(logged.details).toMatchObject({ via: 'ai-ocr' });
+    const decidedLog = await app.service.deps
+      .knex('operation_logs')
+      .where({ action: 'ai_ocr.decided', target_id: documentId })
+      .first('details');
+    expect(decidedLog.details.decisions.map((d: any) => d.action)).toEqual(['accept', 'edit', 'reject']);
 
     const usage = await app.api.call('getUsage', { token: w.ownerA.token });
     expect(usage.body.meta.totals.ocrPages).toBeGreaterThanOrEqual(1);
@@ -282,6 +287,24 @@ describe('reading a document', () => {
     expect((await ocrOf(documentId)).body.data.attributes.proposals.every((p: any) => p.status === 'proposed')).toBe(
       true,
     );
+    const party = byProperty(reading, prop.party).id;
+    const twice = await decide(documentId, [
+      { proposalId: party, action: 'accept' },
+      { proposalId: party, action: 'reject' },
+      { proposalId: date.id, action: 'edit' },
+    ]);
+    expect(twice.body.errors.map((e: any) => [e.code, e.source.pointer])).toEqual([
+      ['VALIDATION_FAILED', '/data/attributes/decisions/1/proposalId'],
+      ['VALIDATION_FAILED', '/data/attributes/decisions/2/value'],
+    ]);
+    // A newer version of the file makes these proposals outdated: they are no longer the contract's values.
+    const { knex } = app.service.deps;
+    const v1 = await knex('document_versions').where({ document_id: documentId }).first();
+    const { id: _id, ...copy } = v1;
+    await knex('document_versions').insert({ ...copy, version: 2, scan_status: 'pending', created_at: new Date() });
+    const outdated = await decide(documentId, [{ proposalId: party, action: 'accept' }]);
+    expect([outdated.status, errorOf(outdated.body).code]).toEqual([409, 'OCR_READING_OUTDATED']);
+    expect(await documentValues(documentId)).toEqual({});
   });
 
   it('never reads a file the malware scan refused', async () => {
@@ -405,22 +428,29 @@ describe('who may see and decide', () => {
     const partner = await ocrOf(documentId, w.ownerB.token);
     expect(partner.status).toBe(200);
     expect(partner.body.data.attributes.proposals.map((p: any) => p.propertyId)).toEqual([prop.party]);
-    const hidden = await decide(
-      documentId,
-      [{ proposalId: byProperty(reading, prop.date).id, action: 'accept' }],
-      w.ownerB.token,
-    );
-    expect([hidden.status, errorOf(hidden.body).code]).toEqual([422, 'REFERENCE_NOT_FOUND']);
     const start = await app.api.call('startDocumentOcr', { token: w.ownerB.token, params: { documentId } });
     expect(start.status).toBe(403);
-    const accepted = await decide(
-      documentId,
-      [{ proposalId: byProperty(reading, prop.party).id, action: 'accept' }],
-      w.ownerB.token,
-    );
-    // B takes part without edit rights: deciding writes as updateDocument does, under the same rights.
-    expect([accepted.status, errorOf(accepted.body).code]).toEqual([403, 'WORKSPACE_EDIT_NOT_ALLOWED']);
-    expect(await documentValues(documentId)).toEqual({});
+    // B takes part without edit rights: deciding, even rejecting, is changing the document's values.
+    const party = byProperty(reading, prop.party).id;
+    const rejected = await decide(documentId, [{ proposalId: party, action: 'reject' }], w.ownerB.token);
+    expect([rejected.status, errorOf(rejected.body).code]).toEqual([403, 'WORKSPACE_EDIT_NOT_ALLOWED']);
+    // With edit rights, B decides the public property editable by clients, and cannot name a hidden one.
+    const { knex } = app.service.deps;
+    const participant = { workspace_id: w.workspaceId, partner_organization_id: w.ownerB.organizationId };
+    await knex('workspace_participants').where(participant).update({ is_editable: true });
+    try {
+      const hidden = await decide(
+        documentId,
+        [{ proposalId: byProperty(reading, prop.date).id, action: 'accept' }],
+        w.ownerB.token,
+      );
+      expect([hidden.status, errorOf(hidden.body).code]).toEqual([422, 'REFERENCE_NOT_FOUND']);
+      const accepted = await decide(documentId, [{ proposalId: party, action: 'accept' }], w.ownerB.token);
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      expect(await documentValues(documentId)).toEqual({ [prop.party]: '株式会社山田商事' });
+    } finally {
+      await knex('workspace_participants').where(participant).update({ is_editable: false });
+    }
 
     // Another organization with the option: the document does not exist for it.
     const stranger = await signedInOwner(app, { plan: 'standard' });

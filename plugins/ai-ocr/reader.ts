@@ -60,6 +60,8 @@ const OCR_PAD = 5;
 /** Points around a box within which a scanned character's centre must lie. */
 const INSIDE_PAD = 2;
 const TEXT_CONFIDENCE = 0.99;
+/** The largest region rendered for OCR at once: an A3 page at 300 dpi is 17.5 million pixels. */
+const MAX_RENDER_PIXELS = 25_000_000;
 
 /** What is left of one page's time budget; only time spent in our own children counts, not waiting in the queue. */
 interface PageBudget {
@@ -520,6 +522,10 @@ async function ocrBoxes(
   const y = Math.min(...pixels.map((p) => p.y));
   const width = Math.max(...pixels.map((p) => p.x + p.width)) - x;
   const height = Math.max(...pixels.map((p) => p.y + p.height)) - y;
+  // The render is held in memory and cleaned on this thread: boxes spread over more than an A3 page are refused.
+  if (width * height > MAX_RENDER_PIXELS) {
+    throw new OcrEngineError('OCR_PDF_UNREADABLE', `page ${page}: the boxes to read cover ${width}x${height} pixels`);
+  }
   const prefix = path.join(folder, `page-${page}`);
   const n = String(page);
   await run(

@@ -17,6 +17,11 @@ export type Ctx = PluginContext<AiOcrConfig>;
 
 export const READ_JOB = 'ai-ocr.read';
 
+/** The most pages one reading reads (reading positions are at most 100, so this never cuts one short). */
+export const MAX_PAGES = 100;
+/** A reading's time budget: every page at its timeout, and a margin; a reading older than this is dead. */
+export const readingMaxMs = (config: AiOcrConfig) => (MAX_PAGES * config.pageTimeoutSeconds + 120) * 1000;
+
 export interface ReadJob {
   readingId: string;
 }
@@ -83,9 +88,11 @@ export function pagesOf(positions: Position[], pageCount: number | null): number
 export async function allowanceOf(ctx: Ctx, db: Knex, organizationId: string) {
   const organization = await db('organizations').where({ id: organizationId }).first('plan');
   const allowance = ctx.config.monthlyPages[organization.plan as keyof AiOcrConfig['monthlyPages']] ?? 0;
-  const { month, count } = await ctx.usage.current(organizationId, 'ocrPages');
+  const { month, count } = await ctx.usage.current(organizationId, 'ocrPages', db);
+  // Pages of readings under way (a reading left past its time budget by a dead worker no longer holds them).
   const [{ reserved }] = (await db('ai_ocr_readings')
     .where({ organization_id: organizationId, status: 'reading' })
+    .where('started_at', '>', new Date(ctx.clock.now().getTime() - readingMaxMs(ctx.config)))
     .select(db.raw('coalesce(sum(pages_total), 0)::int AS reserved'))) as [{ reserved: number }];
   return { allowance, used: count, reserved: Number(reserved), month };
 }
@@ -98,7 +105,10 @@ export async function assertAllowance(ctx: Ctx, db: Knex, organizationId: string
   }
 }
 
-/** Inserts a queued reading and its job in the caller's transaction; null when the upload's reading exists. */
+/**
+ * Inserts a queued reading and its job in the caller's transaction; null when the upload's reading exists or the
+ * document has a reading queued or running.
+ */
 export async function queueReading(
   ctx: Ctx,
   trx: Knex.Transaction,
@@ -128,7 +138,8 @@ export async function queueReading(
       requested_by: input.requestedBy,
       created_at: ctx.clock.now(),
     })
-    .onConflict(trx.raw(`(document_version_id) WHERE trigger = 'upload'`))
+    // One reading per uploaded version, and one queued or running reading per document (unique indexes).
+    .onConflict()
     .ignore()
     .returning('id')) as { id: string }[];
   if (inserted.length === 0) return null;
@@ -138,8 +149,14 @@ export async function queueReading(
 
 /** The document's latest reading (or null). */
 export async function latestReading(db: Knex, documentId: string): Promise<ReadingRow | null> {
-  return ((await db('ai_ocr_readings').where({ document_id: documentId }).orderBy('created_at', 'desc').first()) ??
-    null) as ReadingRow | null;
+  const latest = await db('ai_ocr_readings')
+    .where({ document_id: documentId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first();
+  return (latest ?? null) as ReadingRow | null;
 }
 
 /** The proposals of a reading with their properties' names and types; partners see public properties only. */
@@ -158,7 +175,8 @@ export async function proposalsOf(db: Knex, readingId: string, onlyPublic: boole
 
 const iso = (at: Date | null) => (at ? new Date(at).toISOString() : null);
 
-export function readingResource(reading: ReadingRow | null, proposals: ProposalRow[]) {
+/** The reading as the API shows it; a partner does not see the owner's template, pages or allowance state. */
+export function readingResource(reading: ReadingRow | null, proposals: ProposalRow[], forPartner = false) {
   return {
     data: {
       type: 'OcrReading' as const,
@@ -166,10 +184,10 @@ export function readingResource(reading: ReadingRow | null, proposals: ProposalR
       attributes: {
         status: reading?.status ?? ('none' as const),
         version: reading?.version ?? null,
-        documentTemplateId: reading?.document_template_id ?? null,
+        documentTemplateId: forPartner ? null : (reading?.document_template_id ?? null),
         progress: { pagesDone: reading?.pages_done ?? 0, pagesTotal: reading?.pages_total ?? 0 },
-        pages: reading?.pages ?? 0,
-        error: reading?.error_code ? { code: reading.error_code } : null,
+        pages: forPartner ? 0 : (reading?.pages ?? 0),
+        error: reading?.error_code && !forPartner ? { code: reading.error_code } : null,
         proposals: proposals.map((p) => ({
           id: p.id,
           propertyId: p.property_id,

@@ -4,7 +4,7 @@
  * decisions on proposals (written as updateDocument writes), and the organization's settings.
  */
 import type { Knex } from 'knex';
-import { AppError, perUser, type PluginRouter, type Principal } from '../../core/plugins/index.ts';
+import { AppError, assertPlanFeature, perUser, type PluginRouter, type Principal } from '../../core/plugins/index.ts';
 import {
   allowanceOf,
   assertAllowance,
@@ -23,10 +23,29 @@ const SCAN_REFUSALS: Record<string, 'DOCUMENT_BEING_SCANNED' | 'DOCUMENT_MALICIO
   failed: 'DOCUMENT_SCAN_FAILED',
 };
 
-async function readingBody(ctx: Ctx, documentId: string, onlyPublic: boolean) {
+async function readingBody(ctx: Ctx, documentId: string, forPartner: boolean) {
   const reading = await latestReading(ctx.db, documentId);
-  return readingResource(reading, reading ? await proposalsOf(ctx.db, reading.id, onlyPublic) : []);
+  return readingResource(reading, reading ? await proposalsOf(ctx.db, reading.id, forPartner) : [], forPartner);
 }
+
+/**
+ * The document as the caller may read it (404 otherwise), when its owner organization has the AI-OCR option too
+ * (403 PLAN_FEATURE_UNAVAILABLE: the router checked the caller's own plan), with its flow's status.
+ */
+async function ocrDocument(ctx: Ctx, principal: Principal, documentId: string) {
+  const document = await ctx.documents.assertReadable(documentId, principal);
+  const owner = await ctx.db('organizations').where({ id: document.organizationId }).first('plan', 'options');
+  assertPlanFeature({ plan: owner.plan, options: owner.options ?? [] }, 'aiOcr');
+  const flow = await ctx.db('business_flows').where({ id: document.businessFlowId }).first('status');
+  return { ...document, flowCancelled: flow?.status === 'cancelled' };
+}
+
+/** The newest version of a document. */
+const newestVersion = (db: Knex, documentId: string) =>
+  db('document_versions')
+    .where({ document_id: documentId })
+    .orderBy('version', 'desc')
+    .first('id', 'version', 'scan_status', 'page_count');
 
 async function settingsBody(ctx: Ctx, organizationId: string) {
   const row = await ctx.db('ai_ocr_settings').where({ organization_id: organizationId }).first();
@@ -68,7 +87,7 @@ const running = (db: Knex, documentId: string) =>
 
 export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
   router.operation('getDocumentOcr', {}, async ({ principal, params }) => {
-    const document = await ctx.documents.assertReadable(params.documentId, principal);
+    const document = await ocrDocument(ctx, principal, params.documentId);
     return { body: await readingBody(ctx, params.documentId, !document.isOwnerOrganization) };
   });
 
@@ -76,25 +95,23 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
     'startDocumentOcr',
     { rateLimit: [perUser('ocrReadsPerUser')] },
     async ({ principal, params, body }) => {
-      const document = await ctx.documents.assertReadable(params.documentId, principal);
+      const document = await ocrDocument(ctx, principal, params.documentId);
       if (!document.isOwnerOrganization) throw new AppError('FORBIDDEN');
       if (!document.canEdit) throw new AppError('WORKSPACE_EDIT_NOT_ALLOWED');
+      if (document.flowCancelled) throw new AppError('BUSINESS_FLOW_CANCELLED');
       if (await running(ctx.db, params.documentId)) throw new AppError('OCR_ALREADY_RUNNING');
       const requested = body?.data?.attributes?.documentTemplateId;
       const { templateId, positions } = await positionsFor(ctx, principal, params.documentId, requested);
       await ctx.db.transaction(async (trx) => {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ai-ocr:${document.organizationId}`]);
-        const version = await trx('document_versions')
-          .where({ document_id: params.documentId })
-          .orderBy('version', 'desc')
-          .first('id', 'version', 'scan_status', 'page_count');
+        const version = await newestVersion(trx, params.documentId);
         const refusal = SCAN_REFUSALS[version.scan_status];
         if (refusal) throw new AppError(refusal);
         if (await running(trx, params.documentId)) throw new AppError('OCR_ALREADY_RUNNING');
         const pages = pagesOf(positions, version.page_count).length;
         if (pages === 0) throw new AppError('OCR_NO_READING_POSITIONS');
         await assertAllowance(ctx, trx, document.organizationId, pages);
-        await queueReading(ctx, trx, {
+        const queued = await queueReading(ctx, trx, {
           organizationId: document.organizationId,
           documentId: params.documentId,
           version: { id: version.id, version: version.version, pageCount: version.page_count },
@@ -103,16 +120,29 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
           trigger: 'manual',
           requestedBy: principal.userId,
         });
+        if (!queued) throw new AppError('OCR_ALREADY_RUNNING');
       });
       return { status: 202, body: await readingBody(ctx, params.documentId, false) };
     },
   );
 
   router.operation('decideDocumentOcr', {}, async ({ principal, params, body, req }) => {
-    const document = await ctx.documents.assertReadable(params.documentId, principal);
+    const document = await ocrDocument(ctx, principal, params.documentId);
+    // Deciding is changing the document's values, rejections included: editors only, never on a cancelled flow.
+    if (!document.canEdit) throw new AppError('WORKSPACE_EDIT_NOT_ALLOWED');
+    if (document.flowCancelled) throw new AppError('BUSINESS_FLOW_CANCELLED');
     const decisions = body.data.attributes.decisions;
-    const reading = await latestReading(ctx.db, params.documentId);
     const at = (i: number, field: string) => `/data/attributes/decisions/${i}/${field}`;
+    const problems = decisions.flatMap((d, i) => [
+      ...(decisions.findIndex((o) => o.proposalId === d.proposalId) !== i
+        ? [{ code: 'VALIDATION_FAILED' as const, pointer: at(i, 'proposalId'), detail: 'decided twice' }]
+        : []),
+      ...(d.action === 'edit' && d.value === undefined
+        ? [{ code: 'VALIDATION_FAILED' as const, pointer: at(i, 'value'), detail: 'edit needs a value' }]
+        : []),
+    ]);
+    if (problems.length > 0) throw AppError.invalid(problems);
+    const reading = await latestReading(ctx.db, params.documentId);
     await ctx.db.transaction(async (trx) => {
       const rows = reading
         ? ((await trx('ai_ocr_proposals as p')
@@ -123,12 +153,13 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
               decisions.map((d) => d.proposalId),
             )
             .forUpdate('p')
-            .select('p.id', 'p.property_id', 'p.value', 'p.status', 'c.public_to_client')) as {
+            .select('p.id', 'p.property_id', 'p.value', 'p.status', 'c.public_to_client', 'c.editable_by_client')) as {
             id: string;
             property_id: string;
             value: string | null;
             status: string;
             public_to_client: boolean;
+            editable_by_client: boolean;
           }[])
         : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -139,11 +170,17 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
           : [{ code: 'REFERENCE_NOT_FOUND' as const, pointer: at(i, 'proposalId') }];
       });
       if (missing.length > 0) throw AppError.invalid(missing);
+      // Values read from a file that has since been replaced are not the contract's any more.
+      const newest = await newestVersion(trx, params.documentId);
+      if (reading!.document_version_id !== newest.id) throw new AppError('OCR_READING_OUTDATED');
       const values: { propertyId: string; value: string | number | null }[] = [];
       const indexOfValue: number[] = [];
       decisions.forEach((decision, i) => {
         const row = byId.get(decision.proposalId)!;
         if (row.status !== 'proposed') throw new AppError('OCR_PROPOSAL_DECIDED', { pointer: at(i, 'proposalId') });
+        if (!document.isOwnerOrganization && !row.editable_by_client) {
+          throw new AppError('FORBIDDEN', { pointer: at(i, 'proposalId') });
+        }
         if (decision.action === 'reject') return;
         const value = decision.action === 'edit' ? (decision.value ?? null) : row.value;
         if (decision.action === 'accept' && value === null) {
@@ -152,16 +189,15 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
         values.push({ propertyId: row.property_id, value });
         indexOfValue.push(i);
       });
-      if (values.length > 0) {
-        await ctx.documents.writeProperties(trx, {
-          principal,
-          req,
-          documentId: params.documentId,
-          values,
-          via: 'ai-ocr',
-          pointer: (k) => at(indexOfValue[k] ?? 0, 'value'),
-        });
-      }
+      // Written as updateDocument writes (rights, partners' rules, the cancelled flow), even when nothing changes.
+      await ctx.documents.writeProperties(trx, {
+        principal,
+        req,
+        documentId: params.documentId,
+        values,
+        via: 'ai-ocr',
+        pointer: (k) => at(indexOfValue[k] ?? 0, 'value'),
+      });
       const now = ctx.clock.now();
       for (const decision of decisions) {
         const status = { accept: 'accepted', edit: 'edited', reject: 'rejected' }[decision.action];
@@ -174,6 +210,23 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
             ...(decision.action === 'edit' ? { value: decision.value === null ? null : String(decision.value) } : {}),
           });
       }
+      await ctx.oplog.append(trx, req, {
+        action: 'ai_ocr.decided',
+        organizationId: document.organizationId,
+        actorUserId: principal.userId,
+        targetType: 'document',
+        targetId: params.documentId,
+        details: {
+          readingId: reading!.id,
+          decisions: decisions.map((d) => ({
+            proposalId: d.proposalId,
+            propertyId: byId.get(d.proposalId)!.property_id,
+            action: d.action,
+            ...(d.action === 'edit' ? { value: d.value } : {}),
+          })),
+          ...(document.isOwnerOrganization ? {} : { partnerOrganizationId: principal.organizationId }),
+        },
+      });
     });
     return { body: await readingBody(ctx, params.documentId, !document.isOwnerOrganization) };
   });

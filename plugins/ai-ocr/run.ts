@@ -14,6 +14,7 @@
  * retried; the document stays as it was. Other errors (the database) retry the job.
  */
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,14 +36,37 @@ async function finish(ctx: Ctx, id: string, status: 'failed' | 'skipped', code: 
     .update({ status, error_code: code, finished_at: ctx.clock.now() });
 }
 
+/**
+ * Why a queued reading should not run any more: the owner organization dropped the option, or the flow was
+ * cancelled; null when it should.
+ */
+async function stillWanted(trx: Knex.Transaction, reading: ReadingRow): Promise<string | null> {
+  const row = await trx('documents as d')
+    .join('business_flows as f', 'f.id', 'd.business_flow_id')
+    .join('organizations as o', 'o.id', 'd.organization_id')
+    .where('d.id', reading.document_id)
+    .first('f.status', 'o.options');
+  if (!row || !((row.options ?? []) as string[]).includes('aiOcr')) return 'PLAN_FEATURE_UNAVAILABLE';
+  if (row.status === 'cancelled') return 'BUSINESS_FLOW_CANCELLED';
+  return null;
+}
+
 /** Moves the reading to `reading` if the allowance has room; false when it was skipped or is no longer queued. */
 async function start(ctx: Ctx, reading: ReadingRow): Promise<boolean> {
   return ctx.db.transaction(async (trx) => {
     // One organization's readings start one at a time, so two cannot both take the last pages.
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ai-ocr:${reading.organization_id}`]);
     const row = (await trx('ai_ocr_readings').where({ id: reading.id }).forUpdate().first()) as ReadingRow;
-    if (row.status === 'reading') return true; // a retried job goes on
+    // A retried job takes over: the queue retries only after the earlier run failed or passed its time budget.
+    if (row.status === 'reading') return true;
     if (row.status !== 'queued') return false;
+    const refusal = await stillWanted(trx, reading);
+    if (refusal) {
+      await trx('ai_ocr_readings')
+        .where({ id: reading.id })
+        .update({ status: 'skipped', error_code: refusal, finished_at: ctx.clock.now() });
+      return false;
+    }
     try {
       await assertAllowance(ctx, trx, reading.organization_id, row.pages_total);
     } catch (error) {
@@ -166,6 +190,26 @@ async function store(
         },
       ];
     });
+    // The rule fills values nobody has entered, from the file that is the document now; the rest wait for a person.
+    const newest = await trx('document_versions')
+      .where({ document_id: reading.document_id })
+      .orderBy('version', 'desc')
+      .first('id');
+    const filled = new Set(
+      (
+        (await trx('property_values')
+          .where({ target_type: 'document', target_id: reading.document_id })
+          .select('property_id')) as { property_id: string }[]
+      ).map((v) => v.property_id),
+    );
+    for (const row of rows) {
+      if (
+        row.status === 'auto_accepted' &&
+        (newest?.id !== reading.document_version_id || filled.has(row.property_id))
+      ) {
+        Object.assign(row, { status: 'proposed', decided_at: null });
+      }
+    }
     const automatic = rows.filter((r) => r.status === 'auto_accepted');
     if (automatic.length > 0) {
       const { rejected } = await writeAutomatic(ctx, trx, reading, automatic);
@@ -173,6 +217,19 @@ async function store(
     }
     if (rows.length > 0) await trx('ai_ocr_proposals').insert(rows);
     await ctx.usage.record(trx, reading.organization_id, 'ocrPages', pages);
+    await ctx.oplog.append(trx, null, {
+      action: 'ai_ocr.read',
+      organizationId: reading.organization_id,
+      targetType: 'document',
+      targetId: reading.document_id,
+      details: {
+        readingId: reading.id,
+        version: reading.version,
+        pages,
+        proposals: rows.length,
+        autoAccepted: rows.filter((r) => r.status === 'auto_accepted').map((r) => r.property_id),
+      },
+    });
     await trx('ai_ocr_readings')
       .where({ id: reading.id })
       .update({ status: 'done', pages, pages_done: reading.pages_total, finished_at: now });
@@ -208,6 +265,12 @@ async function writeAutomatic(
     }
   }
   return { rejected };
+}
+
+/** Ends a reading whose job gave up (its last attempt failed): the document can be read again by hand. */
+export async function abandonReading(ctx: Ctx, readingId: string, error: unknown): Promise<void> {
+  ctx.log.error({ err: error, readingId }, 'ai-ocr: reading abandoned after its last attempt');
+  await finish(ctx, readingId, 'failed', 'OCR_ENGINE_FAILED');
 }
 
 export async function runReading(ctx: Ctx, readingId: string): Promise<void> {

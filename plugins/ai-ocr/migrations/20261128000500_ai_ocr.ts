@@ -24,9 +24,15 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('finished_at', { useTz: true });
     t.index(['document_id', 'created_at']);
     t.index(['organization_id', 'status']);
+    t.index(['document_version_id']);
+    t.index(['requested_by']);
   });
   await knex.raw(
     `CREATE UNIQUE INDEX ai_ocr_readings_upload_once ON ai_ocr_readings (document_version_id) WHERE trigger = 'upload'`,
+  );
+  // A document is read by one job at a time.
+  await knex.raw(
+    `CREATE UNIQUE INDEX ai_ocr_readings_one_open ON ai_ocr_readings (document_id) WHERE status IN ('queued', 'reading')`,
   );
   // What a reading proposes for one property, and what a person (or the auto-accept rule) decided.
   await knex.schema.createTable('ai_ocr_proposals', (t) => {
@@ -51,6 +57,8 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('decided_by').references('users.id').onDelete('SET NULL');
     t.timestamp('decided_at', { useTz: true });
     t.index(['reading_id']);
+    t.index(['property_id']);
+    t.index(['decided_by']);
   });
   await knex.schema.createTable('ai_ocr_settings', (t) => {
     t.uuid('organization_id').primary().references('organizations.id').onDelete('CASCADE');

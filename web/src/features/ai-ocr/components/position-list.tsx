@@ -4,8 +4,9 @@ import type { ReadingPosition } from '../api/template-sample.ts';
 import { MIN_SIDE } from '../geometry.ts';
 import { NumberInput } from './number-input.tsx';
 
-/** The contract's largest coordinate (ReadingPosition: 14400 points, 200 inches). */
-const MAX_POINTS = 14400;
+/** The contract's largest offset and side (ReadingPosition: 5000 and 2000 points). */
+const MAX_OFFSET = 5000;
+const MAX_SIDE = 2000;
 const COORDINATES = ['x', 'y', 'width', 'height'] as const;
 
 /**
@@ -87,7 +88,7 @@ export function PositionList(props: {
                       label={t(`editor.${key}`)}
                       value={position[key]}
                       min={key === 'width' || key === 'height' ? MIN_SIDE : 0}
-                      max={MAX_POINTS}
+                      max={key === 'width' || key === 'height' ? MAX_SIDE : MAX_OFFSET}
                       step={0.1}
                       onChange={(value) => props.onChange(index, { [key]: value })}
                     />
