@@ -38,6 +38,14 @@ describe('readDate', () => {
 });
 
 describe('readAmount', () => {
+  it('reads what scans make of separators: a dot for a comma, a speck after the amount; refuses broken groups', () => {
+    expect(readAmount('41..903, 000円')?.value).toBe(41_903_000);
+    expect(readAmount('税込\\6,096, 213.')).toEqual({ value: 6_096_213, tax: 'included' });
+    expect(readAmount('1.234円')?.value).toBe(1234);
+    expect(readAmount('719, 83079')).toBeNull();
+    expect(readAmount('12,34円')).toBeNull();
+  });
+
   it.each([
     ['¥1,234,000', 1_234_000],
     ['1,234,000円', 1_234_000],

@@ -157,6 +157,8 @@ function amountNumber(text: string): number | null {
 /** A number below 10,000 of a unit group (or any number when no large unit was used): 1,234 / 3千 / 三千五百 / 1.5. */
 function smallNumber(text: string): number | null {
   if (text === '') return 1;
+  // Thousands separators, when used, group by three: 719,83079 is a misread, not an amount.
+  if (/[,，、]/.test(text) && !/^\d{1,3}(?:[,，、]\d{3})+(?:\.\d+)?$/.test(text)) return null;
   const digits = text.replace(/[,，、]/g, '');
   if (/^\d+(?:\.\d+)?$/.test(digits)) return Number(digits);
   const withThousand = /^(\d+(?:\.\d+)?)千(\d*)$/.exec(digits);
@@ -169,7 +171,12 @@ function smallNumber(text: string): number | null {
  * with 税込/税抜/税別 noted (消費税込み likewise). A text with two different amounts is null rather than a guess.
  */
 export function readAmount(raw: string): AmountReading | null {
-  const text = halfWidth(raw).replace(/\s+/g, '');
+  const text = halfWidth(raw)
+    .replace(/\s+/g, '')
+    // Scans read a thousands comma as a dot (41..903,000円): yen amounts have no decimals in three digits.
+    .replace(/(\d)[.,]{1,2}(?=\d{3}(?:\D|$))/g, '$1,')
+    // ...and a speck after the amount as a full stop (¥6,096,213.).
+    .replace(/(\d)\.(?!\d)/g, '$1');
   const tax = /税込|税込み|消費税込|内税/.test(text)
     ? 'included'
     : /税抜|税抜き|税別|外税/.test(text)
