@@ -13,7 +13,7 @@ const PGLITE_SMOKE = [
   'plugins/malware-scan/plugin.test.ts',
   'tests/api/signing.test.ts',
   // AI-OCR's transactions (allowance under an advisory lock) on the embedded database's single connection.
-  'plugins/ai-ocr/plugin.test.ts',
+  'plugins/ai-ocr/embedded.test.ts',
 ];
 
 const shared = {
