@@ -28,6 +28,10 @@ import { recordUsage, tokyoMonth, type UsageMetric } from '../modules/usage/coun
 // What the malware-scan plugin needs from core (plugins import nothing else of core than this file and, for
 // signature types, core/signing/index.ts).
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
+/** A document's newest version, and the refusal of one not known clean (for plugins that read content). */
+export { assertScanAllowsUse, latestVersion } from '../files/scan.ts';
+/** Custom property type codes (input types, number units), as the contract and the web use them. */
+export { INPUT_TYPES, NUMBER_UNITS } from '../contract/property-values.ts';
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';
 export { perIp, perUser } from '../access/rate-limits.ts';
 /** Refuses (403 PLAN_FEATURE_UNAVAILABLE) an organization whose plan lacks a feature: for public plugin routes. */

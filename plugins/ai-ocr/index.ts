@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { definePlugin } from '../../core/plugins/index.ts';
+import { definePlugin, latestVersion } from '../../core/plugins/index.ts';
 import { type AiOcrConfig, type Position, queueReading, READ_JOB, type ReadJob, readingMaxMs } from './readings.ts';
 import { ocrRoutes } from './routes.ts';
 import { abandonReading, runReading } from './run.ts';
@@ -95,12 +95,8 @@ export const aiOcrPlugin = definePlugin<AiOcrConfig>({
       const positions = (template?.reading_positions ?? []) as Position[];
       if (positions.length === 0) return;
       // A version already replaced by a newer upload, or a cancelled flow, is not read.
-      const newest = await ctx
-        .db('document_versions')
-        .where({ document_id: event.documentId })
-        .orderBy('version', 'desc')
-        .first('id', 'page_count');
-      if (newest?.id !== event.documentVersionId) return;
+      const newest = await latestVersion(ctx.db, event.documentId);
+      if (newest.id !== event.documentVersionId) return;
       const flow = await ctx
         .db('documents as d')
         .join('business_flows as f', 'f.id', 'd.business_flow_id')

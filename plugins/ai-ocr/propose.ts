@@ -4,14 +4,8 @@
  * closest label, text trimmed. A text that cannot be read as the property's type proposes no value (a person types
  * it); the confidence is the reader's, lowered by how loosely an enum label matched.
  */
+import { INPUT_TYPES, NUMBER_UNITS } from '../../core/plugins/index.ts';
 import { readAmount, readDate, readEnum, readNumber, readText } from './normalize.ts';
-
-/** Input type codes of custom properties (core/contract/property-values.ts INPUT_TYPES). */
-const NUMBER = 10;
-const STRING = 20;
-const DATE = 30;
-const ENUM = 40;
-const YEN = 20;
 
 export interface PropertyShape {
   inputType: number;
@@ -26,7 +20,7 @@ export interface Proposal {
 }
 
 function numberProposal(raw: string, unit: number | null): Pick<Proposal, 'value' | 'note'> {
-  const plain = unit === YEN ? null : readNumber(raw);
+  const plain = unit === NUMBER_UNITS.yen ? null : readNumber(raw);
   if (plain !== null) return { value: String(plain), note: null };
   const amount = readAmount(raw);
   if (!amount) return { value: null, note: null };
@@ -36,11 +30,11 @@ function numberProposal(raw: string, unit: number | null): Pick<Proposal, 'value
 
 export function propose(raw: string, confidence: number, property: PropertyShape): Proposal {
   switch (property.inputType) {
-    case NUMBER:
+    case INPUT_TYPES.number:
       return { ...numberProposal(raw, property.numberUnit), confidence };
-    case DATE:
+    case INPUT_TYPES.date:
       return { value: readDate(raw)?.value ?? null, note: null, confidence };
-    case ENUM: {
+    case INPUT_TYPES.enum: {
       const match = readEnum(
         raw,
         property.options.map((o) => ({ value: o.id, label: o.label })),
@@ -49,7 +43,7 @@ export function propose(raw: string, confidence: number, property: PropertyShape
         ? { value: match.value, note: null, confidence: confidence * match.similarity }
         : { value: null, note: null, confidence };
     }
-    case STRING:
+    case INPUT_TYPES.string:
     default:
       return { value: readText(raw), note: null, confidence };
   }

@@ -4,7 +4,15 @@
  * decisions on proposals (written as updateDocument writes), and the organization's settings.
  */
 import type { Knex } from 'knex';
-import { AppError, assertPlanFeature, perUser, type PluginRouter, type Principal } from '../../core/plugins/index.ts';
+import {
+  AppError,
+  assertPlanFeature,
+  assertScanAllowsUse,
+  latestVersion,
+  perUser,
+  type PluginRouter,
+  type Principal,
+} from '../../core/plugins/index.ts';
 import {
   allowanceOf,
   assertAllowance,
@@ -16,12 +24,6 @@ import {
   queueReading,
   readingResource,
 } from './readings.ts';
-
-const SCAN_REFUSALS: Record<string, 'DOCUMENT_BEING_SCANNED' | 'DOCUMENT_MALICIOUS' | 'DOCUMENT_SCAN_FAILED'> = {
-  pending: 'DOCUMENT_BEING_SCANNED',
-  malicious: 'DOCUMENT_MALICIOUS',
-  failed: 'DOCUMENT_SCAN_FAILED',
-};
 
 async function readingBody(ctx: Ctx, documentId: string, forPartner: boolean) {
   const reading = await latestReading(ctx.db, documentId);
@@ -39,13 +41,6 @@ async function ocrDocument(ctx: Ctx, principal: Principal, documentId: string) {
   const flow = await ctx.db('business_flows').where({ id: document.businessFlowId }).first('status');
   return { ...document, flowCancelled: flow?.status === 'cancelled' };
 }
-
-/** The newest version of a document. */
-const newestVersion = (db: Knex, documentId: string) =>
-  db('document_versions')
-    .where({ document_id: documentId })
-    .orderBy('version', 'desc')
-    .first('id', 'version', 'scan_status', 'page_count');
 
 async function settingsBody(ctx: Ctx, organizationId: string) {
   const row = await ctx.db('ai_ocr_settings').where({ organization_id: organizationId }).first();
@@ -104,9 +99,8 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
       const { templateId, positions } = await positionsFor(ctx, principal, params.documentId, requested);
       await ctx.db.transaction(async (trx) => {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`ai-ocr:${document.organizationId}`]);
-        const version = await newestVersion(trx, params.documentId);
-        const refusal = SCAN_REFUSALS[version.scan_status];
-        if (refusal) throw new AppError(refusal);
+        const version = await latestVersion(trx, params.documentId);
+        assertScanAllowsUse(version);
         if (await running(trx, params.documentId)) throw new AppError('OCR_ALREADY_RUNNING');
         const pages = pagesOf(positions, version.page_count).length;
         if (pages === 0) throw new AppError('OCR_NO_READING_POSITIONS');
@@ -171,7 +165,7 @@ export function ocrRoutes(router: PluginRouter, ctx: Ctx): void {
       });
       if (missing.length > 0) throw AppError.invalid(missing);
       // Values read from a file that has since been replaced are not the contract's any more.
-      const newest = await newestVersion(trx, params.documentId);
+      const newest = await latestVersion(trx, params.documentId);
       if (reading!.document_version_id !== newest.id) throw new AppError('OCR_READING_OUTDATED');
       const values: { propertyId: string; value: string | number | null }[] = [];
       const indexOfValue: number[] = [];

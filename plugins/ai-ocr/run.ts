@@ -18,15 +18,10 @@ import type { Knex } from 'knex';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { assertScanAllowsUse, INPUT_TYPES, latestVersion, NUMBER_UNITS } from '../../core/plugins/index.ts';
 import { propose, type PropertyShape } from './propose.ts';
 import { OcrEngineError, readBoxes, type BoxReading } from './reader.ts';
 import { assertAllowance, type Ctx, pagesOf, type ReadingRow } from './readings.ts';
-
-const SCAN_REFUSALS: Record<string, string> = {
-  pending: 'DOCUMENT_BEING_SCANNED',
-  malicious: 'DOCUMENT_MALICIOUS',
-  failed: 'DOCUMENT_SCAN_FAILED',
-};
 
 async function finish(ctx: Ctx, id: string, status: 'failed' | 'skipped', code: string) {
   await ctx
@@ -107,8 +102,12 @@ async function propertiesOf(ctx: Ctx, organizationId: string, ids: string[]): Pr
 /** What the reader may expect in a box, from the property's type (it picks Tesseract's settings by it). */
 function kindOf(shape: PropertyShape | undefined): string | undefined {
   if (!shape) return undefined;
-  if (shape.inputType === 10) return shape.numberUnit === 20 ? 'amount' : 'number';
-  return { 20: 'text', 30: 'date', 40: 'enum' }[shape.inputType];
+  if (shape.inputType === INPUT_TYPES.number) return shape.numberUnit === NUMBER_UNITS.yen ? 'amount' : 'number';
+  return {
+    [INPUT_TYPES.string]: 'text',
+    [INPUT_TYPES.date]: 'date',
+    [INPUT_TYPES.enum]: 'enum',
+  }[shape.inputType];
 }
 
 async function readPdf(
@@ -191,10 +190,7 @@ async function store(
       ];
     });
     // The rule fills values nobody has entered, from the file that is the document now; the rest wait for a person.
-    const newest = await trx('document_versions')
-      .where({ document_id: reading.document_id })
-      .orderBy('version', 'desc')
-      .first('id');
+    const newest = await latestVersion(trx, reading.document_id);
     const filled = new Set(
       (
         (await trx('property_values')
@@ -282,7 +278,11 @@ export async function runReading(ctx: Ctx, readingId: string): Promise<void> {
     .first('scan_status', 'sha256', 'page_count');
   if (!version) return finish(ctx, reading.id, 'failed', 'NOT_FOUND');
   if (version.scan_status !== 'clean') {
-    return finish(ctx, reading.id, 'failed', SCAN_REFUSALS[version.scan_status] ?? 'DOCUMENT_BEING_SCANNED');
+    try {
+      assertScanAllowsUse(version);
+    } catch (error) {
+      return finish(ctx, reading.id, 'failed', (error as { code: string }).code);
+    }
   }
   if (pagesOf(reading.positions, version.page_count).length === 0) {
     return finish(ctx, reading.id, 'failed', 'OCR_NO_READING_POSITIONS');
