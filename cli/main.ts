@@ -11,6 +11,9 @@ import { mailOutboxCommand } from './commands/mail-outbox.ts';
 import { groupsCsvCommand } from './commands/groups-csv.ts';
 import { usersExportCommand } from './commands/users-export.ts';
 import { usersImportCommand } from './commands/users-import.ts';
+import { orgsCommand } from './commands/orgs.ts';
+import { billingCreditNoteCommand } from './commands/billing-credit-note.ts';
+import { plansListCommand } from './commands/plans.ts';
 import { CliError, EXIT } from './errors.ts';
 
 /** Every command of `keiyaku`; a new one is a file in cli/commands/ listed here. */
@@ -24,6 +27,9 @@ export const COMMANDS: CliCommand[] = [
   usersImportCommand,
   usersExportCommand,
   groupsCsvCommand,
+  plansListCommand,
+  orgsCommand,
+  billingCreditNoteCommand,
 ];
 
 /** Builds the `keiyaku` program with each command under its group (`keiyaku mail outbox`). */

@@ -13,6 +13,8 @@ export interface Config {
   host: string;
   /** Origin users reach the workbench at; mails link to it. */
   publicUrl: string;
+  /** The service operator's token for /operator operations (`keiyaku orgs ...`); null switches them off. */
+  operatorToken: string | null;
   dataDir: string;
   database: DatabaseConfig;
   /** 32-byte key that encrypts secrets at rest and derives the token-signing key. */
@@ -205,6 +207,12 @@ function pdfWorkFrom(env: NodeJS.ProcessEnv): Config['pdfWork'] {
   };
 }
 
+function operatorTokenFrom(env: NodeJS.ProcessEnv): string | null {
+  const token = env.KEIYAKU_OPERATOR_TOKEN || null;
+  if (token && token.length < 24) throw new ConfigError('KEIYAKU_OPERATOR_TOKEN must be at least 24 characters');
+  return token;
+}
+
 /** Reads and validates the configuration; no DATABASE_URL means the embedded PGlite under the data folder. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
@@ -219,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     publicUrl: (env.KEIYAKU_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    operatorToken: operatorTokenFrom(env),
     dataDir,
     database: url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') },
     masterKey: masterKeyFrom(env, dataDir),

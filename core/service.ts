@@ -12,6 +12,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { type Config, ConfigError } from './config.ts';
 import { loadContract } from './contract/document.ts';
 import { ApiRouter } from './contract/router.ts';
+import { IdempotencyStore } from './contract/idempotency.ts';
 import { RateLimiter } from './access/rate-limits.ts';
 import { permissionsVersion } from './access/permissions-version.ts';
 import { type Database, openDatabase } from './db/index.ts';
@@ -25,7 +26,7 @@ import { verifyMasterKey } from './crypto/key-check.ts';
 import { DOCUMENT_SCAN_JOB } from './files/scan.ts';
 import { JobQueue } from './jobs/index.ts';
 import { createLogger } from './log.ts';
-import { createSigningEngine } from './signing/engine.ts';
+import { createSigningEngine, sealWithOperatorKey } from './signing/engine.ts';
 import { PdfWorkPool } from './pdf-work/pool.ts';
 import { SignatureTypeRegistry } from './signing/registry.ts';
 import { MAIL_SEND_JOB, Mailer } from './mail/mailer.ts';
@@ -36,6 +37,9 @@ import { signRecordRoutes } from './modules/sign-records/routes.ts';
 import { batchRoutes } from './modules/batch/routes.ts';
 import { OperationLog } from './modules/logs/operation-log.ts';
 import { ipRestrictionRoutes } from './modules/organizations/ip-restrictions.ts';
+import { planCatalogRoutes } from './modules/plans/catalog-routes.ts';
+import { operatorRoutes } from './modules/plans/operator-routes.ts';
+import { planChangeRequestRoutes } from './modules/plans/requests.ts';
 import { organizationRoutes } from './modules/organizations/routes.ts';
 import { userAdminRoutes } from './modules/users/routes.ts';
 import { mailTemplateRoutes } from './modules/mail-templates/routes.ts';
@@ -69,6 +73,12 @@ import { eCertificateSignaturesPlugin } from '../plugins/e-certificate-signature
 import { ssoPlugin } from '../plugins/sso/index.ts';
 import { boxPlugin } from '../plugins/box/index.ts';
 import { aiOcrPlugin } from '../plugins/ai-ocr/index.ts';
+import { billingPlugin } from '../plugins/billing/index.ts';
+import { webhooksPlugin } from '../plugins/webhooks/index.ts';
+import { apiKeyAuthenticator } from './modules/api-keys/authenticate.ts';
+import { apiKeyUseRecorder } from './modules/api-keys/record-use.ts';
+import { apiKeyRoutes } from './modules/api-keys/routes.ts';
+import { looksLikeApiKey } from './modules/api-keys/secret.ts';
 
 /** The plugins this build ships; KEIYAKU_PLUGINS_DISABLED turns any of them off. */
 export const BUILT_IN_PLUGINS: Plugin<never>[] = [
@@ -80,6 +90,8 @@ export const BUILT_IN_PLUGINS: Plugin<never>[] = [
   ssoPlugin as Plugin<never>,
   boxPlugin as Plugin<never>,
   aiOcrPlugin as Plugin<never>,
+  billingPlugin as Plugin<never>,
+  webhooksPlugin as Plugin<never>,
 ];
 
 export const CORE_MIGRATIONS_TABLE = 'knex_migrations';
@@ -159,17 +171,26 @@ export async function createService(config: Config, options: ServiceOptions = {}
     signIn,
     completedFiles: (documentId) => completedDocumentFiles(deps, documentId),
     writeDocumentProperties: (trx, input) => writeDocumentProperties(deps, trx, input),
+    sealPdf: (pdf, input) => sealWithOperatorKey(deps.signing, pdfWork, pdf, input),
   });
   await host.load();
 
   const contract = loadContract();
   const rateLimiter = new RateLimiter(knex, config.rateLimitScale);
   const guestSessions = new GuestSessions(knex, config.masterKey, clock);
-  const api = new ApiRouter(contract, sessions.authenticator(), rateLimiter, guestSessions.authenticator(), (p) =>
-    permissionsVersion(knex, p),
+  const apiKeys = { recognises: looksLikeApiKey, resolve: apiKeyAuthenticator(knex, clock) };
+  const api = new ApiRouter(
+    contract,
+    sessions.authenticator(apiKeys),
+    rateLimiter,
+    guestSessions.authenticator(),
+    (p) => permissionsVersion(knex, p),
   );
+  api.useIdempotencyKeys(new IdempotencyStore(knex, clock));
   const ready = async () => readiness(database, host);
   healthRoutes(api, ready);
+  api.recordApiKeyUses(apiKeyUseRecorder(knex, clock, oplog));
+  apiKeyRoutes(api, deps);
   authRoutes(api, signIn, sessions, new AccountRecovery(deps, sessions));
   signUpRoutes(api, deps);
   termsRoutes(api, deps);
@@ -179,6 +200,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   logRoutes(api, deps);
   signRecordRoutes(api, deps);
   organizationRoutes(api, deps);
+  planCatalogRoutes(api);
+  planChangeRequestRoutes(api, deps);
+  operatorRoutes(api, deps);
   userAdminRoutes(api, deps);
   batchRoutes(api, deps);
   mailTemplateRoutes(api, deps);

@@ -1,5 +1,6 @@
 import type { Plan } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
+import { DEFAULT_PLANS_FILE, loadPlanCatalog, type PlanCatalog } from './plan-catalog.ts';
 
 /** Features a plan or paid option can switch on; routes and plugins declare the one they need. */
 export type PlanFeature =
@@ -10,6 +11,8 @@ export type PlanFeature =
   | 'sso'
   | 'advancedSignature'
   | 'longTermSignature'
+  | 'apiKeys'
+  | 'webhooks'
   | PaidOption;
 
 /** Paid options an organization adds to any plan; each switches on the feature of the same name. */
@@ -25,29 +28,31 @@ export const PLAN_FEATURE_NAMES: readonly PlanFeature[] = [
   'sso',
   'advancedSignature',
   'longTermSignature',
+  'apiKeys',
+  'webhooks',
   ...PAID_OPTIONS,
 ];
 
-const STANDARD: PlanFeature[] = ['ipRestriction', 'customProperties', 'templates', 'box'];
-
-/** What each plan includes. Free has the core contract workflow only. */
-export const PLAN_FEATURES: Record<Plan, ReadonlySet<PlanFeature>> = {
-  free: new Set<PlanFeature>(),
-  standard: new Set<PlanFeature>(STANDARD),
-  professional: new Set<PlanFeature>([...STANDARD, 'sso', 'advancedSignature', 'longTermSignature']),
-};
-
-export const PLANS = Object.keys(PLAN_FEATURES) as Plan[];
-
 /**
- * Counts each plan allows (the spec: "the plan limits the number of groups"; values not shown, so chosen here):
- * groups 3 / 100 / 1000; roles 50 per organization on every plan.
+ * The plans and options as data (config/plans.json, or the operator's KEIYAKU_PLANS_FILE): read once at start and
+ * checked against the feature and option names above.
  */
-export const PLAN_LIMITS: Record<Plan, { groups: number; roles: number }> = {
-  free: { groups: 3, roles: 50 },
-  standard: { groups: 100, roles: 50 },
-  professional: { groups: 1000, roles: 50 },
-};
+export const PLAN_CATALOG: PlanCatalog = loadPlanCatalog(process.env.KEIYAKU_PLANS_FILE || DEFAULT_PLANS_FILE, {
+  features: PLAN_FEATURE_NAMES.filter((f) => !(PAID_OPTIONS as readonly string[]).includes(f)),
+  options: PAID_OPTIONS,
+});
+
+export const PLANS: Plan[] = ['free', 'standard', 'professional'];
+
+/** What each plan includes (its `features` in the catalog). */
+export const PLAN_FEATURES: Record<Plan, ReadonlySet<PlanFeature>> = Object.fromEntries(
+  PLANS.map((plan) => [plan, new Set(PLAN_CATALOG.plans[plan].features as PlanFeature[])]),
+) as unknown as Record<Plan, ReadonlySet<PlanFeature>>;
+
+/** Counts each plan allows (the spec: "the plan limits the number of groups"): the catalog's `limits`. */
+export const PLAN_LIMITS: Record<Plan, { groups: number; roles: number }> = Object.fromEntries(
+  PLANS.map((plan) => [plan, PLAN_CATALOG.plans[plan].limits]),
+) as Record<Plan, { groups: number; roles: number }>;
 
 /** Whether a plan, with the organization's paid options, includes a feature. */
 export function planHasFeature(plan: Plan, feature: PlanFeature, options: readonly PaidOption[] = []): boolean {

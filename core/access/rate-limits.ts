@@ -62,6 +62,9 @@ export const RATE_LIMIT_POLICIES = {
   invitationMailsPerUser: { points: 20, windowSeconds: HOUR },
   invitationLinkPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
   // Bounce reports fed to POST /mail/bounces (plugins/mail): guesses at its shared secret, and reports in all.
+  // The public price list, and refused service-operator tokens (`keiyaku orgs ...`, core/modules/plans).
+  plansPerIp: { points: 600, windowSeconds: MINUTE },
+  operatorTokenPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   mailBounceSecretPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   mailBouncesPerIp: { points: 600, windowSeconds: MINUTE },
   // Single sign-on (plugins/sso): sign-ins started from one address (each fetches the provider's discovery), and
@@ -70,8 +73,13 @@ export const RATE_LIMIT_POLICIES = {
   ssoCallbackPerIp: { points: 30, windowSeconds: 15 * MINUTE, failuresOnly: true },
   // Box (plugins/box): connections an administrator starts (each stores a state for 10 minutes).
   boxConnectPerUser: { points: 20, windowSeconds: 15 * MINUTE },
+  // Webhooks (plugins/webhooks): test events and replays an administrator sends, secrets rotated.
+  webhookSendsPerUser: { points: 30, windowSeconds: 15 * MINUTE },
+  webhookRotationsPerUser: { points: 10, windowSeconds: 15 * MINUTE },
   // AI-OCR (plugins/ai-ocr): readings a user asks for by hand (each renders pages and may run Tesseract).
   ocrReadsPerUser: { points: 30, windowSeconds: 15 * MINUTE },
+  // API keys (core/modules/api-keys): creations and rotations an administrator makes (each answers a new secret).
+  apiKeySecretsPerUser: { points: 20, windowSeconds: 15 * MINUTE },
   // SMS delivery status reports Twilio posts (plugins/sms): bad signatures, and reports in all, per sending address.
   smsStatusSignaturePerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   smsStatusPerIp: { points: 600, windowSeconds: MINUTE },

@@ -378,12 +378,101 @@ export interface paths {
          * Update the organization's information (administrators).
          * @description Name, corporate number (13 digits with a valid check digit, unique across the service) or the choice
          *     "not subject to corporate number" (then `corporateNumber` must be null), and address. Plan and options
-         *     change through `changeOrganizationPlan` (owner only).
+         *     change through the operator, on the owner's request (`requestPlanChange`).
          */
         patch: operations["updateOrganization"];
         trace?: never;
     };
-    "/organization/plan": {
+    "/organization/plan-change-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's requests to change plan or paid options, newest first (administrators). */
+        get: operations["listPlanChangeRequests"];
+        put?: never;
+        /**
+         * Ask the operator for another plan or other paid options (the organization owner only).
+         * @description Plans and options are billed (see `listPlans`), so the owner requests a change and the service operator
+         *     applies it (`keiyaku orgs set-plan`, `keiyaku orgs set-option`); the request is `pending` until then, and a
+         *     new request replaces a pending one (`superseded`). A request for what the organization already has is 422
+         *     `PLAN_CHANGE_UNCHANGED`; a plan that allows fewer groups than the organization has is 422
+         *     `PLAN_GROUP_LIMIT_EXCEEDED`. Logged as `organization.plan_change_requested`.
+         */
+        post: operations["requestPlanChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/plan-change-requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a pending plan change request (the organization owner only).
+         * @description Only a `pending` request can be withdrawn (409 `PLAN_CHANGE_REQUEST_CLOSED` otherwise).
+         */
+        delete: operations["withdrawPlanChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans and paid options with their features, limits and prices (public).
+         * @description The catalogue the service runs with (config/plans.json, or the operator's `KEIYAKU_PLANS_FILE`): per plan
+         *     its names, features, limits, monthly fee and metered prices (yen, consumption tax excluded; `included` units
+         *     a month cost nothing), per paid option its fee, metered prices and monthly allowance on each plan.
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Organizations with their plan, options and pending plan change request (the service operator).
+         * @description For the service operator's command line (`keiyaku orgs list`), not for users: authenticated with
+         *     `KEIYAKU_OPERATOR_TOKEN` as `Authorization: Bearer <token>` (compared in constant time; without a configured
+         *     token every call is 401). At most 10 refused tokens per caller IP in 15 minutes (429).
+         */
+        get: operations["listOperatorOrganizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/organizations/{organization}/plan": {
         parameters: {
             query?: never;
             header?: never;
@@ -392,11 +481,34 @@ export interface paths {
         };
         get?: never;
         /**
-         * Change the plan and paid options (the organization owner only; self-service).
-         * @description Billing is outside the API: the change takes effect at once. A plan that allows fewer groups than the
-         *     organization has is refused (422 `PLAN_GROUP_LIMIT_EXCEEDED`).
+         * Put an organization on a plan (the service operator).
+         * @description `organization` is the organization's id or code. A plan that allows fewer groups than the organization has
+         *     is 422 `PLAN_GROUP_LIMIT_EXCEEDED`. A pending request the change fulfils becomes `applied`. Logged in the
+         *     organization's operation log as `organization.plan_changed` with `by: operator`. Authentication as
+         *     `listOperatorOrganizations`.
          */
-        put: operations["changeOrganizationPlan"];
+        put: operations["setOrganizationPlan"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/organizations/{organization}/options/{option}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Switch a paid option of an organization on or off (the service operator).
+         * @description As `setOrganizationPlan`: logged as `organization.plan_changed`; a pending request the change fulfils
+         *     becomes `applied`.
+         */
+        put: operations["setOrganizationOption"];
         post?: never;
         delete?: never;
         options?: never;
@@ -544,6 +656,141 @@ export interface paths {
          *     one. At most 60 months at once (422 `USAGE_RANGE_INVALID`, also when `from` is after `to`).
          */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/billing/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a credit note (返還請求書) against an invoice (the service operator).
+         * @description For the service operator, not for users: authenticated with `KEIYAKU_OPERATOR_TOKEN` as
+         *     `Authorization: Bearer <token>` (compared in constant time; without a configured token every call is 401). At
+         *     most 10 refused tokens per caller IP in 15 minutes (429). An issued invoice never changes: a correction is a
+         *     credit note naming it, with negative amounts — the whole invoice reversed, or one adjustment line of `amount`
+         *     yen (tax excluded) — its consumption tax rounded down once per rate. 404 for an unknown invoice number, 422
+         *     `BILLING_CREDIT_EXCEEDS_INVOICE` when the credit notes would give back more than the invoice charged.
+         */
+        post: operations["issueBillingCreditNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's closed statements (invoices and credit notes), newest first (administrators).
+         * @description Closed monthly invoices (請求書, qualified invoices) and the credit notes (返還請求書) issued against them,
+         *     newest month first, a credit note right after its original. A month is closed by a job after it ends
+         *     (Asia/Tokyo); what is closed never changes, a correction is a credit note. The current month is not here:
+         *     `getBillingPreview` computes it live.
+         */
+        get: operations["listBillingStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current month's statement so far, computed live from the usage counters (administrators).
+         * @description Status `open`, no number and no files: the figures change as usage is counted, with the plan and paid
+         *     options the organization has now. Closed months are read with `getBillingStatement`.
+         */
+        get: operations["getBillingPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/statements/{statementId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statementId: components["parameters"]["BillingStatementId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One closed statement with its lines and qualified-invoice fields (administrators).
+         * @description 404 for a statement of another organization.
+         */
+        get: operations["getBillingStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/statements/{statementId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statementId: components["parameters"]["BillingStatementId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The statement as a PDF (請求書 / 返還請求書), made once at closing and signed by the service.
+         * @description Japanese, Noto Sans JP embedded, signed with the business-operator key (PAdES B-T); the same bytes every time (their SHA-256 is `pdfSha256`). Named `{number}.pdf`. 404 for a statement of another organization.
+         */
+        get: operations["downloadBillingStatementPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/statements/{statementId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statementId: components["parameters"]["BillingStatementId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The statement as CSV (UTF-8 with BOM, one line per item, then the totals), made once at closing.
+         * @description Columns 請求書番号, 項目, 数量, 基本料金に含む数量, 請求数量, 単価, 金額, 税率; text cells guarded against formula injection. The same bytes every time (their SHA-256 is `csvSha256`). Named `{number}.csv`. 404 for a statement of another organization.
+         */
+        get: operations["downloadBillingStatementCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -710,6 +957,181 @@ export interface paths {
          *     failed calls a caller IP in 15 minutes (429 `TOO_MANY_REQUESTS`).
          */
         post: operations["completeSsoSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event types a webhook endpoint may subscribe to (administrators).
+         * @description Every integration event core tells (the payload carries ids and the owner organization's `systemLinkId`s,
+         *     never personal data beyond ids; names of flows and documents are included), plus `webhook.test`, which
+         *     only `sendWebhookTest` sends.
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhook endpoints (administrators).
+         * @description Secrets are never returned here. `enabled` false with `disabledReason` `automatic` means deliveries kept
+         *     failing for 24 hours (KEIYAKU_PLUGIN_WEBHOOKS_DISABLE_AFTER_SECONDS) and the administrators were mailed
+         *     (`webhook-disabled`); an administrator enables it again with `updateWebhookEndpoint`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint (administrators); answers its signing secret, shown this once.
+         * @description `url` must be https (http only when the operator allows it, KEIYAKU_PLUGIN_WEBHOOKS_ALLOW_HTTP), without
+         *     user info (422 `WEBHOOK_URL_INVALID`); its host must resolve, and only to public addresses (422
+         *     `WEBHOOK_URL_FORBIDDEN` for loopback, private, link-local incl. 169.254.169.254, unique-local, multicast,
+         *     unspecified and IPv4-mapped forms of those, unless the operator allows them: ALLOW_PRIVATE_NETWORKS or
+         *     ALLOWED_CIDRS). At most 10 endpoints per organization (409 `WEBHOOK_ENDPOINT_LIMIT`). The answer's
+         *     `secret` (`whsec_` + base64 of 32 random bytes) is sealed at rest and never shown again. Deliveries are
+         *     signed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /** One webhook endpoint (administrators); another organization's is 404. */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint and its delivery log (administrators). */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, description, event types, or enable / disable it (administrators).
+         * @description The URL is checked as on creation. Enabling an endpoint clears its failure streak and `disabledReason`;
+         *     disabling it by hand sets `disabledReason` `manual`. A stale `lockVersion` is 409
+         *     `UPDATED_BY_ANOTHER_USER`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret (administrators); answers the new secret, shown this once.
+         * @description Until `previousSecretExpiresAt` (24 hours, KEIYAKU_PLUGIN_WEBHOOKS_ROTATION_OVERLAP_SECONDS) every delivery
+         *     carries two signatures in `webhook-signature` (`v1,<new> v1,<old>`), so a receiver may switch at leisure.
+         *     Rotating again during an overlap ends the older one. At most 10 a user in 15 minutes (429).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `webhook.test` event to the endpoint now (administrators); its attempt shows in the log.
+         * @description One attempt, not retried. A disabled endpoint is 409 `WEBHOOK_ENDPOINT_DISABLED`. At most 30 a user in 15
+         *     minutes (429).
+         */
+        post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log, newest first (administrators).
+         * @description One row per attempt: the event, the attempt number, how it ended (`outcome`: `success`, `http_error` with
+         *     `statusCode`, `timeout`, `refused`, `too_large` (the response went over 64 KB and was cut),
+         *     `ssrf_blocked` (the address connected to is not allowed), `dns_failed`, `network_error`), the duration and
+         *     when. Response bodies are not kept.
+         */
+        get: operations["listWebhookDeliveryAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{deliveryId}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (administrators), with the same payload and `webhook-id` and a fresh signature.
+         * @description One more attempt (trigger `replay`), not retried. A disabled endpoint is 409 `WEBHOOK_ENDPOINT_DISABLED`.
+         *     At most 30 a user in 15 minutes (429).
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3349,6 +3771,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organization/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's API keys, newest first (administrators, standard plan and above).
+         * @description Every key, revoked and expired ones included, with its display prefix, scopes, expiry and last use. The
+         *     secret is never answered here (only `createApiKey` and `rotateApiKey` answer it, once).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key for an integration (administrators); answers its secret once.
+         * @description The key acts as a service user of the organization named after the key (it can never sign in with a
+         *     password and is not listed among the users). `groupIds` puts that service user in groups, so workspace
+         *     participation, roles and permissions apply to the key as to a person. `expiresAt` null means the key never
+         *     expires. The answer's `meta.secret` (prefix `kyk_`) is shown this once; only its SHA-256 is stored. Send it
+         *     as `Authorization: Bearer <secret>`. Logged as `api_key.created`. At most 20 creations and rotations per
+         *     administrator in 15 minutes (429).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/api-keys/{apiKeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        /** One API key, without its secret (administrators). */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename an API key or change its scopes (administrators).
+         * @description Only the attributes sent change; `lockVersion` is required (409 `UPDATED_BY_ANOTHER_USER` when stale). A
+         *     revoked key cannot change (409 `API_KEY_ALREADY_REVOKED`). Logged as `api_key.updated`.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/organization/api-keys/{apiKeyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key for good (administrators).
+         * @description The key (and its previous secret during a rotation overlap) stops working at once: 401 `API_KEY_REVOKED`.
+         *     Revoking a revoked key answers it unchanged. Logged as `api_key.revoked`.
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organization/api-keys/{apiKeyId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new secret for an API key; the old one keeps working for an overlap (administrators).
+         * @description Answers the new secret once in `meta.secret`. The secret it replaces keeps working until
+         *     `previousSecretExpiresAt` (now + `overlapHours`, default 24, 0 ends it at once); a secret replaced earlier
+         *     stops at once. A revoked key cannot rotate (409 `API_KEY_ALREADY_REVOKED`). Logged as `api_key.rotated`. Shares
+         *     the creation limit (429).
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3374,7 +3898,7 @@ export interface components {
          * @description Stable error codes; the web maps each to its ja/en message.
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "BOX_NOT_CONFIGURED" | "BOX_NOT_CONNECTED" | "BOX_AUTH_FAILED" | "BOX_STATE_INVALID" | "BOX_REDIRECT_URI_INVALID" | "BOX_FOLDER_NOT_FOUND" | "BOX_UPLOAD_NOT_FOUND" | "BOX_UNAVAILABLE" | "TEMPLATE_SAMPLE_NOT_FOUND" | "READING_POSITION_DUPLICATE" | "OCR_NO_READING_POSITIONS" | "OCR_ALREADY_RUNNING" | "OCR_ALLOWANCE_EXCEEDED" | "OCR_PROPOSAL_DECIDED" | "OCR_VALUE_MISSING" | "OCR_READING_OUTDATED" | "OCR_ENGINE_FAILED" | "OCR_PAGE_TIMEOUT" | "OCR_PDF_UNREADABLE" | "SMS_STATUS_SIGNATURE_INVALID" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "SESSION_TIMEOUT" | "SESSION_REVOKED" | "REFRESH_TOKEN_INVALID" | "REFRESH_TOKEN_REUSED" | "INVALID_CREDENTIALS" | "API_KEY_INVALID" | "API_KEY_REVOKED" | "API_KEY_EXPIRED" | "API_KEY_SCOPE_MISSING" | "API_KEY_NOT_ALLOWED" | "API_KEY_EXPIRY_INVALID" | "API_KEY_ALREADY_REVOKED" | "ACCOUNT_LOCKED" | "TOO_MANY_REQUESTS" | "INITIAL_PASSWORD_CHANGE_REQUIRED" | "PASSWORD_EXPIRED" | "TEMPORARY_PASSWORD_EXPIRED" | "CURRENT_PASSWORD_WRONG" | "PASSWORD_TOO_SHORT" | "PASSWORD_NOT_HALF_WIDTH" | "PASSWORD_REQUIRES_LOWERCASE" | "PASSWORD_REQUIRES_DIGIT" | "PASSWORD_REQUIRES_UPPERCASE" | "PASSWORD_REQUIRES_SYMBOL" | "PASSWORD_CONTAINS_USER_ID" | "PASSWORD_SAME_AS_CURRENT" | "PASSWORD_REUSED" | "PASSWORD_CONFIRMATION_MISMATCH" | "LOGIN_ID_TAKEN" | "CORPORATE_NUMBER_INVALID" | "CORPORATE_NUMBER_TAKEN" | "TERMS_NOT_AGREED" | "PASSWORD_RESET_LINK_INVALID" | "FORBIDDEN" | "FUNCTION_NOT_PERMITTED" | "IP_RESTRICTED" | "PLAN_FEATURE_UNAVAILABLE" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "UPDATED_BY_ANOTHER_USER" | "REGISTERED_BY_ANOTHER_USER" | "PERMISSIONS_CHANGED" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_HEADER_TOO_LARGE" | "REQUEST_TIMEOUT" | "INVALID_CHARACTERS" | "IP_RESTRICTION_INVALID" | "IP_RESTRICTION_EXCLUDES_OWN_IP" | "IP_RESTRICTION_LIMIT" | "CORPORATE_INFO_NOT_FOUND" | "PLAN_GROUP_LIMIT_EXCEEDED" | "PLAN_CHANGE_UNCHANGED" | "PLAN_CHANGE_REQUEST_CLOSED" | "PASSWORD_POLICY_BELOW_BASELINE" | "BATCH_CSV_EMPTY" | "BATCH_CSV_ENCODING_INVALID" | "BATCH_CSV_MALFORMED" | "BATCH_CSV_HEADER_INVALID" | "BATCH_CSV_TOO_MANY_ROWS" | "BATCH_ROWS_FAILED" | "BATCH_ROW_FIELD_COUNT" | "BATCH_OPERATION_INVALID" | "BATCH_DUPLICATE_IN_FILE" | "BATCH_UNKNOWN_GROUP" | "BATCH_UNKNOWN_ROLE" | "BATCH_AMBIGUOUS_REFERENCE" | "BATCH_VALUE_INVALID" | "CSV_EXPORT_LIMIT_EXCEEDED" | "LOGIN_ID_INVALID" | "EMAIL_INVALID" | "SUB_EMAIL_LIMIT" | "MOBILE_PHONE_INVALID" | "SMS_MOBILE_PHONE_INVALID" | "REFERENCE_NOT_FOUND" | "SYSTEM_LINK_ID_TAKEN" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "USER_IS_SELF" | "OWNER_PROTECTED" | "USER_GROUP_REQUIRED" | "USER_LAST_GROUP" | "ACCOUNT_DEACTIVATED" | "ACCOUNT_LOCKED_BY_ADMIN" | "SSO_REQUIRED" | "SSO_NOT_CONFIGURED" | "SSO_DISCOVERY_FAILED" | "SSO_JIT_GROUP_REQUIRED" | "SSO_CLIENT_SECRET_REQUIRED" | "SSO_PROVIDER_UNAVAILABLE" | "SSO_STATE_INVALID" | "SSO_NONCE_MISMATCH" | "SSO_ISSUER_MISMATCH" | "SSO_SIGN_IN_FAILED" | "SSO_EMAIL_NOT_VERIFIED" | "SSO_ACCOUNT_NOT_FOUND" | "BOX_NOT_CONFIGURED" | "BOX_NOT_CONNECTED" | "BOX_AUTH_FAILED" | "BOX_STATE_INVALID" | "BOX_REDIRECT_URI_INVALID" | "BOX_FOLDER_NOT_FOUND" | "BOX_UPLOAD_NOT_FOUND" | "BOX_UNAVAILABLE" | "WEBHOOK_URL_INVALID" | "WEBHOOK_URL_FORBIDDEN" | "WEBHOOK_ENDPOINT_LIMIT" | "WEBHOOK_ENDPOINT_DISABLED" | "TEMPLATE_SAMPLE_NOT_FOUND" | "READING_POSITION_DUPLICATE" | "OCR_NO_READING_POSITIONS" | "OCR_ALREADY_RUNNING" | "OCR_ALLOWANCE_EXCEEDED" | "OCR_PROPOSAL_DECIDED" | "OCR_VALUE_MISSING" | "OCR_READING_OUTDATED" | "OCR_ENGINE_FAILED" | "OCR_PAGE_TIMEOUT" | "OCR_PDF_UNREADABLE" | "SMS_STATUS_SIGNATURE_INVALID" | "GROUP_NAME_TAKEN" | "GROUP_LIMIT" | "GROUP_ADMIN_CANNOT_BE_REMOVED" | "GROUP_DELETE_LEAVES_USER_WITHOUT_GROUP" | "GROUP_IN_USE" | "ALREADY_GROUP_MEMBER" | "ROLE_NAME_TAKEN" | "ROLE_LIMIT" | "ROLE_IN_USE" | "ROLE_CANNOT_PERFORM_TASK" | "MAIL_TEMPLATE_PLACEHOLDER_UNKNOWN" | "MAIL_TEMPLATE_PLACEHOLDER_REQUIRED" | "USAGE_RANGE_INVALID" | "BILLING_CREDIT_EXCEEDS_INVOICE" | "PROPERTY_VALUE_REQUIRED" | "PROPERTY_VALUE_NOT_A_NUMBER" | "PROPERTY_VALUE_NOT_AN_INTEGER" | "PROPERTY_VALUE_TOO_MANY_DIGITS" | "PROPERTY_VALUE_INTEGER_DIGITS" | "PROPERTY_VALUE_DECIMAL_DIGITS" | "PROPERTY_VALUE_COMMA_POSITION" | "PROPERTY_VALUE_BELOW_MIN" | "PROPERTY_VALUE_ABOVE_MAX" | "PROPERTY_VALUE_DATE_FORMAT" | "PROPERTY_VALUE_DATE_NOT_EXIST" | "PROPERTY_VALUE_DATE_BEFORE_TOMORROW" | "PROPERTY_VALUE_NOT_AN_OPTION" | "PROPERTY_VALUE_TOO_SHORT" | "PROPERTY_VALUE_TOO_LONG" | "PROPERTY_VALUE_NEWLINE" | "PROPERTY_VALUE_FULL_WIDTH" | "PROPERTY_SETTING_OUT_OF_RANGE" | "PROPERTY_MIN_LENGTH_EXCEEDS_MAX" | "PROPERTY_DIGITS_EXCEED_LIMIT" | "PROPERTY_MIN_VALUE_EXCEEDS_MAX" | "PROPERTY_OPTIONS_REQUIRED" | "PROPERTY_OPTION_LIMIT" | "PROPERTY_OPTION_LABEL_DUPLICATE" | "PROPERTY_EDITABLE_REQUIRES_PUBLIC" | "PROPERTY_NAME_TAKEN" | "PROPERTY_LIMIT" | "PROPERTY_IN_USE" | "PROPERTY_OPTION_IN_USE" | "PROPERTY_OPTIONS_CHANGED" | "PROPERTY_DEFINITION_CHANGED" | "LOG_RANGE_TOO_LONG" | "LOG_RANGE_INVERTED" | "WORKSPACE_HAS_BUSINESS_FLOWS" | "WORKSPACE_NAME_TAKEN" | "WORKSPACE_PARTICIPANT_DUPLICATE" | "WORKSPACE_PARTICIPANT_REQUIRED" | "WORKSPACE_PARTICIPANT_IN_USE" | "PARTNER_ORGANIZATION_NOT_FOUND" | "PARTNER_IS_OWN_ORGANIZATION" | "WORKSPACE_EDIT_NOT_ALLOWED" | "WORKSPACE_INVITATION_INVALID" | "WORKSPACE_INVITATION_EXPIRED" | "WORKSPACE_INVITATION_USED" | "WORKSPACE_INVITATION_DUPLICATE" | "WORKSPACE_INVITATION_NOT_PENDING" | "WORKSPACE_INVITATION_ACCEPT_FORBIDDEN" | "BUSINESS_FLOW_CANCELLED" | "BUSINESS_FLOW_STATUS_INVALID" | "BUSINESS_FLOW_NOT_DRAFT" | "DRAFT_HAS_NO_DOCUMENTS" | "DRAFT_DOCUMENT_WITHOUT_TASKS" | "SEARCH_RANGE_INVALID" | "SEARCH_PROPERTY_INVALID" | "DOCUMENT_BEING_SCANNED" | "DOCUMENT_MALICIOUS" | "DOCUMENT_SCAN_FAILED" | "DOCUMENT_NOT_IN_PROGRESS" | "DOCUMENT_NOT_COMPLETED" | "DOCUMENT_RENAME_OWNER_ONLY" | "DOCUMENT_CANCEL_COMMENT_REQUIRED" | "DOCUMENT_REUPLOAD_NOT_ALLOWED" | "FILE_REQUIRED" | "FILE_EMPTY" | "FILE_TOO_LARGE" | "FILE_NAME_TOO_LONG" | "FILE_TYPE_NOT_ALLOWED" | "FILE_EXECUTABLE" | "FILE_PASSWORD_PROTECTED" | "FILE_CORRUPTED" | "FILE_MALWARE_DETECTED" | "FILE_ACTIVE_CONTENT" | "TASK_ORDER_ONE_NOT_UNIQUE" | "TASK_ORDER_GAP" | "TASK_READ_NOT_LAST" | "TASK_OWN_GROUP_REQUIRED" | "TASK_OWNER_ORGANIZATION_REQUIRED" | "TASK_ASSIGNEE_NOT_PARTICIPANT" | "TASK_ASSIGNEE_CANNOT_USE" | "TASK_TEMPLATE_ID_DUPLICATE" | "TASK_LIMIT" | "TASK_NOT_EXECUTABLE" | "TASK_NOT_ASSIGNED_TO_YOU" | "ONE_TIME_TERMS_REQUIRED" | "INVITATION_LINK_INVALID" | "INVITATION_LINK_EXPIRED" | "INVITATION_CANCELLED" | "QR_CODE_EXPIRED" | "ONE_TIME_CODE_INVALID" | "ONE_TIME_CODE_EXPIRED" | "ONE_TIME_CODE_LOCKED" | "ONE_TIME_USER_EMAIL_TAKEN" | "ONE_TIME_INVITATION_EXISTS" | "ONE_TIME_INVITATION_STATUS_INVALID" | "TASK_RULE_CHANGE_FORBIDDEN" | "TASK_TYPE_MISMATCH" | "TASK_REASON_REQUIRED" | "REMAND_TARGET_INVALID" | "TASKS_LOCKED" | "SIGNATURE_TYPE_UNAVAILABLE" | "SIGNING_EMAIL_NOT_CONFIRMED" | "SIGNING_POSITION_OUT_OF_RANGE" | "SIGNING_PAGE_NOT_FOUND" | "SIGNING_PLACEMENT_REQUIRED" | "SIGNING_FIELD_REQUIRED" | "SIGNING_OWN_PLACEMENT_NOT_ALLOWED" | "SIGNING_FIELD_KIND_MISMATCH" | "SIGNING_FIELD_NOT_FOUND" | "SIGNING_TEXT_TOO_LONG" | "SIGNING_IMAGE_INVALID" | "DOCUMENT_SIGNATURE_BROKEN" | "TSA_UNAVAILABLE" | "TSA_RESPONSE_INVALID" | "REVOCATION_UNAVAILABLE" | "SIGNING_KEY_REVOKED" | "DOCUMENT_CERTIFIED_NO_CHANGES" | "DOCUMENT_CERTIFIED_NO_ANNOTATIONS" | "VERIFICATION_BUDGET_EXCEEDED" | "VERIFICATION_BUSY" | "PDF_TOO_COMPLEX" | "PDF_WORK_BUSY" | "SIGNING_CODE_REQUIRED" | "SIGNING_CODE_INVALID" | "SIGNING_CODE_EXPIRED" | "SIGNING_CODE_LOCKED" | "SIGNING_CODE_SMS_NUMBER_INVALID" | "E_CERTIFICATE_NOT_REGISTERED" | "E_CERTIFICATE_EXPIRED" | "E_CERTIFICATE_INVALID" | "E_CERTIFICATE_REVOKED" | "E_CERTIFICATE_FILE_INVALID" | "E_CERTIFICATE_KEY_UNSUPPORTED" | "E_CERTIFICATE_PIN_WRONG" | "E_CERTIFICATE_PIN_MISMATCH" | "E_CERTIFICATE_PIN_LOCKED" | "SIGNER_IDENTITY_MISMATCH" | "AGENT_LIMIT" | "AGENT_DUPLICATE" | "AGENT_IS_SELF" | "AGENT_NOT_AUTHORIZED" | "SEAL_IMAGE_LIMIT" | "EMAIL_CONFIRMATION_LINK_INVALID" | "DOCUMENT_TEMPLATE_ID_DUPLICATE" | "TEMPLATE_NAME_TAKEN" | "TEMPLATE_IN_USE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         Error: {
             status: string;
             code: components["schemas"]["ErrorCode"];
@@ -3584,10 +4108,10 @@ export interface components {
         /** @enum {string} */
         Plan: "free" | "standard" | "professional";
         /**
-         * @description A feature a plan or paid option switches on (core/access/plans.ts): templates (document and business-flow templates, standard and above), box and sso (the integrations' gates), advancedSignature and longTermSignature (the advanced and long-term signature types, professional), aiOcr (the paid option).
+         * @description A feature a plan or paid option switches on (core/access/plans.ts): templates (document and business-flow templates, standard and above), box and sso (the integrations' gates), advancedSignature and longTermSignature (the advanced and long-term signature types, professional), apiKeys and webhooks (the integrator surface, standard and above), aiOcr (the paid option).
          * @enum {string}
          */
-        PlanFeature: "ipRestriction" | "customProperties" | "templates" | "box" | "sso" | "advancedSignature" | "longTermSignature" | "aiOcr";
+        PlanFeature: "ipRestriction" | "customProperties" | "templates" | "box" | "sso" | "advancedSignature" | "longTermSignature" | "apiKeys" | "webhooks" | "aiOcr";
         OrganizationAttributes: {
             /** @description Short code used in the organization's sign-in URL. */
             code: string;
@@ -3835,14 +4359,150 @@ export interface components {
                 };
             };
         };
-        OrganizationPlanChange: {
+        MeteredPrice: {
+            /** @description Yen per unit, consumption tax excluded. */
+            unitPrice: number;
+            /** @description Units a month the fee already includes. */
+            included: number;
+        };
+        LocalizedNames: {
+            ja: string;
+            en: string;
+        };
+        PlanDefinition: {
+            /** @constant */
+            type: "Plan";
+            id: components["schemas"]["Plan"];
+            attributes: {
+                names: components["schemas"]["LocalizedNames"];
+                features: components["schemas"]["PlanFeature"][];
+                limits: {
+                    groups: number;
+                    roles: number;
+                };
+                /** @description Yen a month, consumption tax excluded. */
+                monthlyFee: number;
+                metered: {
+                    documents: components["schemas"]["MeteredPrice"];
+                    timestamps: components["schemas"]["MeteredPrice"];
+                    oneTimeUsers: components["schemas"]["MeteredPrice"];
+                    /** @description Per signature type code; `default` prices every type not named. */
+                    signatures: {
+                        default: components["schemas"]["MeteredPrice"];
+                    } & {
+                        [key: string]: components["schemas"]["MeteredPrice"];
+                    };
+                };
+            };
+        };
+        PaidOptionDefinition: {
+            option: components["schemas"]["PaidOption"];
+            names: components["schemas"]["LocalizedNames"];
+            monthlyFee: number;
+            metered: {
+                [key: string]: components["schemas"]["MeteredPrice"];
+            };
+            /** @description The most units a month (AI-OCR, pages read) the option allows on each plan. */
+            monthlyAllowance: {
+                free: number;
+                standard: number;
+                professional: number;
+            };
+        };
+        PlanCatalog: {
+            data: components["schemas"]["PlanDefinition"][];
+            meta: {
+                /** @constant */
+                currency: "JPY";
+                consumptionTaxPercent: number;
+                options: components["schemas"]["PaidOptionDefinition"][];
+            };
+        };
+        /**
+         * @description `pending` until the operator applies it (`applied`), the owner withdraws it (`withdrawn`) or a newer request
+         *     replaces it (`superseded`).
+         * @enum {string}
+         */
+        PlanChangeRequestStatus: "pending" | "applied" | "superseded" | "withdrawn";
+        PlanChangeRequest: {
+            /** @constant */
+            type: "PlanChangeRequest";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                plan: components["schemas"]["Plan"];
+                options: components["schemas"]["PaidOption"][];
+                comment: string;
+                status: components["schemas"]["PlanChangeRequestStatus"];
+                currentPlan: components["schemas"]["Plan"];
+                currentOptions: components["schemas"]["PaidOption"][];
+                requestedBy: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                } | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                closedAt: string | null;
+            };
+        };
+        PlanChangeRequestCreate: {
+            data: {
+                /** @constant */
+                type: "PlanChangeRequest";
+                attributes: {
+                    plan: components["schemas"]["Plan"];
+                    options: components["schemas"]["PaidOption"][];
+                    comment?: string;
+                };
+            };
+        };
+        PlanChangeRequestResponse: {
+            data: components["schemas"]["PlanChangeRequest"];
+        };
+        PlanChangeRequestList: {
+            data: components["schemas"]["PlanChangeRequest"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        OperatorOrganization: {
+            /** @constant */
+            type: "OperatorOrganization";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                code: string;
+                name: string;
+                plan: components["schemas"]["Plan"];
+                options: components["schemas"]["PaidOption"][];
+                groupCount: number;
+                /** Format: date-time */
+                createdAt: string;
+                pendingRequest: null | components["schemas"]["PlanChangeRequest"];
+            };
+        };
+        OperatorOrganizationResponse: {
+            data: components["schemas"]["OperatorOrganization"];
+        };
+        OperatorOrganizationList: {
+            data: components["schemas"]["OperatorOrganization"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        OperatorPlanChange: {
             data: {
                 /** @constant */
                 type: "OrganizationPlan";
                 attributes: {
                     plan: components["schemas"]["Plan"];
-                    options: components["schemas"]["PaidOption"][];
-                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        OperatorOptionChange: {
+            data: {
+                /** @constant */
+                type: "OrganizationOption";
+                attributes: {
+                    enabled: boolean;
                 };
             };
         };
@@ -3943,9 +4603,11 @@ export interface components {
          *       (/workspaces/{workspaceId}/join?invitation=…, 7 days).
          *     - `box-auth-failed` (Box refused the organization's stored authorization; to its administrators, once per
          *       failure): userName, organizationName, accountLogin (the Box login), **link** (the Box settings page).
+         *     - `webhook-disabled` (a webhook endpoint was disabled after its deliveries kept failing; to the
+         *       organization's administrators): userName, organizationName, endpointUrl, **link** (the webhook settings).
          * @enum {string}
          */
-        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code" | "one-time-invitation" | "one-time-auth-code" | "one-time-task-assigned" | "one-time-business-flow-completed" | "workspace-invitation" | "box-auth-failed";
+        MailKind: "welcome" | "password-reset" | "user-id-reminder" | "password-changed" | "user-invitation" | "task-assigned" | "document-remanded" | "document-cancelled" | "business-flow-completed" | "email-confirmation" | "signing-code" | "one-time-invitation" | "one-time-auth-code" | "one-time-task-assigned" | "one-time-business-flow-completed" | "workspace-invitation" | "box-auth-failed" | "webhook-disabled";
         MailPlaceholder: {
             /** @description Written as {{name}} in a subject or body. */
             name: string;
@@ -4028,6 +4690,12 @@ export interface components {
         UsageCounts: {
             documents: number;
             signatures: number;
+            /** @description Signatures per signature type code (`party`, `operator`, ...); types with none are absent. */
+            signaturesByType: {
+                [key: string]: number;
+            };
+            /** @description RFC 3161 timestamps obtained (signature timestamps, document timestamps and their renewals). */
+            timestamps: number;
             oneTimeUsers: number;
             ocrPages: number;
         };
@@ -4048,6 +4716,131 @@ export interface components {
                 timeZone: "Asia/Tokyo";
                 totals: components["schemas"]["UsageCounts"];
                 plan: components["schemas"]["Plan"];
+            };
+        };
+        BillingCreditNoteRequest: {
+            data: {
+                /** @constant */
+                type: "BillingCreditNote";
+                attributes: {
+                    invoiceNumber: string;
+                    reason: string;
+                    /** @description Yen, tax excluded, to give back; null or absent reverses the whole invoice. */
+                    amount?: number | null;
+                };
+            };
+        };
+        /** @description One item of a statement; every item is taxed at `taxRatePercent` (10 %). */
+        BillingLine: {
+            /** @description `baseFee`, `documents`, `signatures.<type code>`, `timestamps`, `oneTimeUsers`, `option.<paid option>` (its monthly fee), `<paid option>.<metric>` (`aiOcr.ocrPages`), or `adjustment` (a credit note's own line). */
+            item: string;
+            /** @description Counted in the month (1 for a fee). */
+            quantity: number;
+            /** @description The quantity the plan includes at no charge. */
+            included: number;
+            /** @description max(quantity - included, 0): what is charged. */
+            billableQuantity: number;
+            /** @description Yen, tax excluded. */
+            unitPrice: number;
+            /** @description Yen, tax excluded; negative on a credit note. */
+            amount: number;
+            taxRatePercent: number;
+        };
+        /** @description The total of one tax rate; the tax is rounded down once per statement and rate. */
+        BillingTaxTotal: {
+            taxRatePercent: number;
+            subtotal: number;
+            tax: number;
+        };
+        BillingParty: {
+            name: string;
+            address: string;
+            /** @description The issuer's registration number for qualified invoices (`T` + 13 digits). */
+            registrationNumber?: string | null;
+            corporateNumber?: string | null;
+        };
+        BillingStatementSummary: {
+            /** @enum {string} */
+            kind: "invoice" | "creditNote";
+            /**
+             * @description `open`: the current month, computed live; `closed`: issued and never changed.
+             * @enum {string}
+             */
+            status: "open" | "closed";
+            month: components["schemas"]["YearMonth"];
+            /** @description INV-YYYYMM-nnnnnn (CN- for credit notes); null while open. */
+            number: string | null;
+            /**
+             * Format: date
+             * @description The issue date (Asia/Tokyo); null while open.
+             */
+            issuedOn: string | null;
+            /** @description Yen, tax excluded. */
+            subtotal: number;
+            tax: number;
+            total: number;
+            /**
+             * Format: uuid
+             * @description A credit note's original invoice.
+             */
+            originalId: string | null;
+            originalNumber: string | null;
+        };
+        BillingStatementDetails: components["schemas"]["BillingStatementSummary"] & {
+            plan: components["schemas"]["Plan"];
+            options: components["schemas"]["PaidOption"][];
+            /**
+             * Format: date
+             * @description The transaction period's first day.
+             */
+            periodStart: string;
+            /**
+             * Format: date
+             * @description The transaction period's last day.
+             */
+            periodEnd: string;
+            /** Format: date */
+            dueOn: string | null;
+            issuer: components["schemas"]["BillingParty"];
+            recipient: components["schemas"]["BillingParty"];
+            lines: components["schemas"]["BillingLine"][];
+            taxTotals: components["schemas"]["BillingTaxTotal"][];
+            paymentText: string | null;
+            /** @description Why a credit note was issued. */
+            reason: string | null;
+            /** @description The credit notes issued against this invoice. */
+            creditNotes: {
+                /** Format: uuid */
+                id: string;
+                number: string;
+                total: number;
+            }[];
+            pdfSha256: string | null;
+            csvSha256: string | null;
+        };
+        BillingStatement: {
+            /** @constant */
+            type: "BillingStatement";
+            /**
+             * Format: uuid
+             * @description Null for the open month.
+             */
+            id: string | null;
+            attributes: components["schemas"]["BillingStatementSummary"];
+        };
+        BillingStatementList: {
+            data: components["schemas"]["BillingStatement"][];
+            meta: {
+                total: number;
+            };
+        };
+        BillingStatementResponse: {
+            data: {
+                /** @constant */
+                type: "BillingStatement";
+                /** Format: uuid */
+                id: string | null;
+                attributes: components["schemas"]["BillingStatementDetails"];
             };
         };
         MailDelivery: {
@@ -4232,6 +5025,151 @@ export interface components {
             failedUploads: number;
             /** Format: date-time */
             connectedAt: string | null;
+        };
+        /**
+         * @description What happened: `task.assigned`, `task.executed` (approved, read or signed), `document.remanded`,
+         *     `document.cancelled`, `document.completed`, `business_flow.completed`, `business_flow.cancelled`,
+         *     `signature.created`, `invitation.accepted` (`data.kind` `workspace` or `one_time`).
+         * @enum {string}
+         */
+        WebhookEventType: "task.assigned" | "task.executed" | "document.remanded" | "document.cancelled" | "document.completed" | "business_flow.completed" | "business_flow.cancelled" | "signature.created" | "invitation.accepted";
+        WebhookEventTypeListResponse: {
+            data: {
+                /** @constant */
+                type: "WebhookEventType";
+                id: components["schemas"]["WebhookEventType"];
+            }[];
+        };
+        WebhookEndpoint: {
+            url: string;
+            description: string;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description `automatic`: deliveries kept failing for 24 hours; `manual`: an administrator disabled it.
+             * @enum {string|null}
+             */
+            disabledReason: "automatic" | "manual" | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success (null when the last attempt succeeded).
+             */
+            failingSince: string | null;
+            /** Format: date-time */
+            lastSuccessAt: string | null;
+            /**
+             * Format: date-time
+             * @description While in the future, deliveries are also signed with the secret before the last rotation.
+             */
+            previousSecretExpiresAt: string | null;
+            lockVersion: components["schemas"]["LockVersion"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointResource: {
+            /** @constant */
+            type: "WebhookEndpoint";
+            /** Format: uuid */
+            id: string;
+            attributes: components["schemas"]["WebhookEndpoint"];
+        };
+        WebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpointResource"];
+        };
+        WebhookEndpointListResponse: {
+            data: components["schemas"]["WebhookEndpointResource"][];
+        };
+        WebhookEndpointWithSecretResponse: {
+            data: components["schemas"]["WebhookEndpointResource"];
+            meta: {
+                /** @description The signing secret (`whsec_…`), shown this once; store it in the receiver. */
+                secret: string;
+            };
+        };
+        WebhookEndpointCreateRequest: {
+            data: {
+                /** @constant */
+                type: "WebhookEndpoint";
+                attributes: {
+                    url: string;
+                    description?: string;
+                    eventTypes: components["schemas"]["WebhookEventType"][];
+                    enabled?: boolean;
+                };
+            };
+        };
+        WebhookEndpointUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "WebhookEndpoint";
+                attributes: {
+                    url?: string;
+                    description?: string;
+                    eventTypes?: components["schemas"]["WebhookEventType"][];
+                    enabled?: boolean;
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            endpointId: string;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` header and the payload's `id`.
+             */
+            eventId: string;
+            /** @description A WebhookEventType, or `webhook.test`. */
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookDeliveryResponse: {
+            data: {
+                /** @constant */
+                type: "WebhookDelivery";
+                /** Format: uuid */
+                id: string;
+                attributes: components["schemas"]["WebhookDelivery"];
+            };
+        };
+        WebhookDeliveryAttempt: {
+            /** Format: uuid */
+            deliveryId: string;
+            /** Format: uuid */
+            eventId: string;
+            eventType: string;
+            /** @description The delivery's attempt number, replays included. */
+            attempt: number;
+            /** @enum {string} */
+            trigger: "scheduled" | "replay" | "test";
+            /** @enum {string} */
+            outcome: "success" | "http_error" | "timeout" | "refused" | "too_large" | "ssrf_blocked" | "dns_failed" | "network_error";
+            statusCode: number | null;
+            durationMs: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @enum {string} */
+            deliveryStatus: "pending" | "succeeded" | "failed";
+        };
+        WebhookDeliveryAttemptListResponse: {
+            data: {
+                /** @constant */
+                type: "WebhookDeliveryAttempt";
+                /** Format: uuid */
+                id: string;
+                attributes: components["schemas"]["WebhookDeliveryAttempt"];
+            }[];
+            meta: components["schemas"]["ListMeta"];
         };
         BoxConnectionResponse: {
             data: {
@@ -5203,6 +6141,8 @@ export interface components {
         };
         BusinessFlowSearchFilter: {
             q?: string;
+            /** @description Exact match on the ID for system link. */
+            systemLinkId?: string;
             status?: components["schemas"]["BusinessFlowStatus"][];
             /** Format: uuid */
             workspaceId?: string;
@@ -6732,9 +7672,122 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description What an API key may do, per area; `:write` includes `:read`. Each operation's area follows from its tag:
+         *     `flows` = workspaces, business-flows, documents, tasks, templates, properties, signing, e-certificates,
+         *     seal-images, one-time-users, ai-ocr, box; `users` = users, groups, roles, batch; `organization` =
+         *     organization, usage, mail-templates, mail, sso, sms and any tag not listed here; `logs` = logs.
+         *     GET needs `<area>:read`, every other method `<area>:write`; a missing one is 403 `API_KEY_SCOPE_MISSING`
+         *     (its `meta.params.scope` names the scope needed); `logs` has read only, so every logs operation needs
+         *     `logs:read`. `getCurrentUser` needs no scope and `getInbox` needs `flows:read`; the other operations tagged
+         *     auth, signup and me (passwords, sign-out, sessions, own profile) and the api-keys operations (a key never
+         *     manages keys, so it cannot widen its own reach) refuse a key (403 `API_KEY_NOT_ALLOWED`).
+         *     A key holding any `users`, `organization` or `logs` scope acts as an administrator of the organization (the
+         *     administrator-only operations need it), always limited to its scopes; a key with only `flows` scopes is an
+         *     ordinary member whose reach follows its service user's groups.
+         * @enum {string}
+         */
+        ApiKeyScope: "flows:read" | "flows:write" | "users:read" | "users:write" | "organization:read" | "organization:write" | "logs:read";
+        ApiKey: {
+            name: string;
+            /** @description The first characters of the secret (e.g. `kyk_AbC123`), for recognising it. */
+            prefix: string;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @description Null never expires.
+             */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description The last request with the key (written at most once a minute).
+             */
+            lastUsedAt: string | null;
+            lastUsedIp: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the secret replaced by the last rotation still works (null when it no longer does).
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: uuid
+             * @description The service user the key acts as.
+             */
+            serviceUserId: string;
+            /** Format: uuid */
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lockVersion: components["schemas"]["LockVersion"];
+        };
+        ApiKeyResource: {
+            /** @constant */
+            type: "ApiKey";
+            /** Format: uuid */
+            id: string;
+            attributes: components["schemas"]["ApiKey"];
+        };
+        ApiKeyResponse: {
+            data: components["schemas"]["ApiKeyResource"];
+        };
+        ApiKeySecretResponse: {
+            data: components["schemas"]["ApiKeyResource"];
+            meta: {
+                /** @description The whole key. Shown this once; store it in the integration. */
+                secret: string;
+            };
+        };
+        ApiKeyList: {
+            data: components["schemas"]["ApiKeyResource"][];
+        };
+        ApiKeyCreateRequest: {
+            data: {
+                /** @constant */
+                type: "ApiKey";
+                attributes: {
+                    name: string;
+                    scopes: components["schemas"]["ApiKeyScope"][];
+                    /**
+                     * Format: date-time
+                     * @description Must lie in the future; null or left out never expires.
+                     */
+                    expiresAt?: string | null;
+                    /** @description Groups of the organization the key's service user joins. */
+                    groupIds?: string[];
+                };
+            };
+        };
+        ApiKeyUpdateRequest: {
+            data: {
+                /** @constant */
+                type: "ApiKey";
+                attributes: {
+                    name?: string;
+                    scopes?: components["schemas"]["ApiKeyScope"][];
+                    lockVersion: components["schemas"]["LockVersion"];
+                };
+            };
+        };
+        ApiKeyRotateRequest: {
+            data?: {
+                /** @constant */
+                type: "ApiKeyRotation";
+                attributes: {
+                    /**
+                     * @description How long the replaced secret keeps working.
+                     * @default 24
+                     */
+                    overlapHours: number;
+                };
+            };
+        };
     };
     responses: {
-        /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), the caller's permissions changed since the screen read them (`PERMISSIONS_CHANGED`: the request sent an `X-Permissions-Version` other than the current one; reload), a concurrent create took the same unique value (`REGISTERED_BY_ANOTHER_USER`), or another conflict named by the code. */
+        /** @description The resource changed since it was read (`UPDATED_BY_ANOTHER_USER`: reload and retry), the caller's permissions changed since the screen read them (`PERMISSIONS_CHANGED`: the request sent an `X-Permissions-Version` other than the current one; reload), a concurrent create took the same unique value (`REGISTERED_BY_ANOTHER_USER`), a retry while the first request with the same `Idempotency-Key` still runs (`IDEMPOTENCY_KEY_IN_PROGRESS`), or another conflict named by the code. */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -6855,6 +7908,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The organization's id or its code. */
+        OperatorOrganization: string;
         /**
          * @description First day (`yyyy-MM-dd`, Japan time) or instant (RFC 3339) of the range, inclusive.
          * @example 2026-11-01
@@ -6865,6 +7920,7 @@ export interface components {
          * @example 2026-11-30
          */
         LogTo: string;
+        ApiKeyId: string;
         UserId: string;
         GroupId: string;
         RoleId: string;
@@ -6879,12 +7935,19 @@ export interface components {
         WorkspaceParticipantId: string;
         WorkspaceInvitationId: string;
         PropertyId: string;
+        WebhookEndpointId: string;
+        WebhookDeliveryId: string;
+        BillingStatementId: string;
         /** @description 1-based page number. */
         PageNumber: number;
         /** @description Items per page, at most 100. */
         PageSize: number;
         /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
         Search: string;
+        /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+        SystemLinkIdFilter: string;
+        /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+        IdempotencyKey: string;
         /** @description The mail kind. */
         MailKindPath: components["schemas"]["MailKind"];
         /** @description The template's language. */
@@ -7463,7 +8526,36 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
-    changeOrganizationPlan: {
+    listPlanChangeRequests: {
+        parameters: {
+            query?: {
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanChangeRequestList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    requestPlanChange: {
         parameters: {
             query?: never;
             header?: never;
@@ -7472,26 +8564,177 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrganizationPlanChange"];
+                "application/json": components["schemas"]["PlanChangeRequestCreate"];
             };
         };
         responses: {
-            /** @description The organization with its new plan and options. */
-            200: {
+            /** @description The pending request. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrganizationResponse"];
+                    "application/json": components["schemas"]["PlanChangeRequestResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    withdrawPlanChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plan and paid option. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanCatalog"];
+                };
+            };
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listOperatorOrganizations: {
+        parameters: {
+            query?: {
+                /** @description Organization code, exact. */
+                "filter[code]"?: string;
+                /** @description Only organizations with a pending plan change request. */
+                "filter[pendingRequest]"?: boolean;
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of organizations, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorOrganizationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setOrganizationPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id or its code. */
+                organization: components["parameters"]["OperatorOrganization"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorPlanChange"];
+            };
+        };
+        responses: {
+            /** @description The organization with its plan and options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorOrganizationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setOrganizationOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id or its code. */
+                organization: components["parameters"]["OperatorOrganization"];
+                option: components["schemas"]["PaidOption"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OperatorOptionChange"];
+            };
+        };
+        responses: {
+            /** @description The organization with its plan and options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorOrganizationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -7783,6 +9026,175 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    issueBillingCreditNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingCreditNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The credit note, issued with its PDF and CSV. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingStatementResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listBillingStatements: {
+        parameters: {
+            query?: {
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of statements, without their lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingStatementList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBillingPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingStatementResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBillingStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statementId: components["parameters"]["BillingStatementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingStatementResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadBillingStatementPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statementId: components["parameters"]["BillingStatementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="INV-202611-000001.pdf" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadBillingStatementCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                statementId: components["parameters"]["BillingStatementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="INV-202611-000001.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listMailDeliveries: {
         parameters: {
             query?: {
@@ -8011,6 +9423,299 @@ export interface operations {
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTypeListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    sendWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listWebhookDeliveryAttempts: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                "page[number]"?: components["parameters"]["PageNumber"];
+                /** @description Items per page, at most 100. */
+                "page[size]"?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryAttemptListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
         };
     };
     getBoxConnection: {
@@ -8441,6 +10146,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "loginId" | "-loginId" | "name" | "-name" | "email" | "-email" | "createdAt" | "-createdAt";
                 /** @description Only members of this group. */
                 "filter[groupId]"?: string;
@@ -8472,7 +10179,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8494,6 +10204,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["TooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Invalid"];
@@ -8799,6 +10510,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "memberCount" | "-memberCount";
             };
             header?: never;
@@ -8825,7 +10538,10 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8980,7 +10696,10 @@ export interface operations {
     addGroupMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 groupId: components["parameters"]["GroupId"];
             };
@@ -9082,6 +10801,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt";
             };
             header?: never;
@@ -9108,7 +10829,10 @@ export interface operations {
     createRole: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9366,6 +11090,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 /** @description Only properties of this scope (10 business flow, 20 document). */
                 "filter[scope]"?: components["schemas"]["PropertyScope"];
                 /** @description Only properties of this input type (10 number, 20 string, 30 date, 40 enum). */
@@ -9396,7 +11122,10 @@ export interface operations {
     createProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9693,6 +11422,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 /** @description `own`: workspaces of the caller's organization; `partner`: those shared with it by others. */
                 "filter[relation]"?: "own" | "partner";
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
@@ -9721,7 +11452,10 @@ export interface operations {
     createWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9841,7 +11575,10 @@ export interface operations {
     addWorkspaceParticipant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 workspaceId: components["parameters"]["WorkspaceId"];
             };
@@ -9999,7 +11736,10 @@ export interface operations {
     invitePartnerOrganization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 workspaceId: components["parameters"]["WorkspaceId"];
             };
@@ -10185,7 +11925,10 @@ export interface operations {
     createBusinessFlow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 workspaceId: components["parameters"]["WorkspaceId"];
             };
@@ -10226,6 +11969,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 /** @description Comma-separated statuses (draft, in_progress, complete, incomplete, cancelled). Drafts are listed only when asked for (and only the caller's editable ones). */
                 "filter[status]"?: string;
                 "filter[workspaceId]"?: string;
@@ -10610,7 +12355,10 @@ export interface operations {
     inviteOneTimeUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 businessFlowId: components["parameters"]["BusinessFlowId"];
             };
@@ -11055,6 +12803,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "createdAt" | "-createdAt" | "name" | "-name" | "status" | "-status";
             };
             header?: never;
@@ -11597,6 +13347,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
@@ -11623,7 +13375,10 @@ export interface operations {
     createDocumentTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11813,6 +13568,8 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
@@ -11839,7 +13596,10 @@ export interface operations {
     createBusinessFlowTemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12264,7 +14024,10 @@ export interface operations {
     addMyAgent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12778,6 +14541,189 @@ export interface operations {
             500: components["responses"]["ServerError"];
             502: components["responses"]["ServerError"];
             503: components["responses"]["ServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret in `meta.secret` (never answered again). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeySecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its new secret in `meta.secret` (never answered again). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeySecretResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["TooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Invalid"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
         };
     };
 }

@@ -25,6 +25,8 @@ export interface ContractOperation {
   /** Media types the request body may have (`application/json`, `text/csv` ...). */
   requestMediaTypes: string[];
   responses: Record<string, unknown>;
+  /** The operation's tags; the first decides the area an API key needs a scope of (core/modules/api-keys). */
+  tags: string[];
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -77,6 +79,7 @@ export class Contract {
           hasBody: Boolean(op.requestBody),
           requestMediaTypes: Object.keys((op.requestBody as Json | undefined)?.content ?? {}),
           responses: op.responses as Record<string, unknown>,
+          tags: (op.tags as string[] | undefined) ?? [],
         });
       }
     }

@@ -4,6 +4,7 @@ import { assertPlanFeature, type PlanFeature } from '../access/plans.ts';
 import { PERMISSIONS_VERSION_HEADER } from '../access/permissions-version.ts';
 import { hasPermission, type Permission } from '../access/permissions.ts';
 import { ipAllowed } from '../access/ip.ts';
+import { assertApiKeyMayCall } from '../access/api-key-scopes.ts';
 import type { RateLimiter, RouteRateLimit } from '../access/rate-limits.ts';
 import { AppError, type FieldError } from '../http/errors.ts';
 import type { GuestPrincipal, Principal, RequestContext } from '../http/context.ts';
@@ -13,6 +14,7 @@ import { MultipartRequest } from '../http/multipart-body.ts';
 import type { operations } from './api.gen.ts';
 import { type Contract, type ContractOperation, pointersOf } from './document.ts';
 import { undeclaredPipelineStatuses } from './pipeline-statuses.ts';
+import * as idempotency from './idempotency.ts';
 
 type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
@@ -77,6 +79,11 @@ export interface RouteOptions {
   feature?: PlanFeature;
   /** Limits counted after validation, before the handler (core/access/rate-limits.ts): 429 TOO_MANY_REQUESTS. */
   rateLimit?: readonly RouteRateLimit[];
+  /**
+   * `false` for an operation whose response must never be kept for a replay (it answers a secret once, e.g. a new
+   * API key): its contract must not declare the Idempotency-Key header (checked at start-up).
+   */
+  idempotency?: false;
 }
 
 /** Input of an operation secured by the `guest` scheme: the one-time user is always there, no principal. */
@@ -86,6 +93,13 @@ export interface GuestInput<K extends OperationId> extends OperationInput<K> {
 
 export type Handler<K extends OperationId> = (input: AuthedInput<K>) => Promise<OperationResult>;
 export type GuestHandler<K extends OperationId> = (input: GuestInput<K>) => Promise<OperationResult>;
+
+/** Records one request an API key authenticated, once its status is known. */
+export type ApiKeyUseRecorder = (
+  req: RequestContext,
+  op: Pick<ContractOperation, 'operationId' | 'method'>,
+  status: number,
+) => Promise<void>;
 
 /** Resolves the principal of a bearer request, or throws 401. */
 export type Authenticator = (ctx: Context, req: RequestContext) => Promise<Principal>;
@@ -165,6 +179,7 @@ export class ApiRouter {
       if (!entry && !skipped.has(op.operationId)) {
         throw new Error(`openapi.yaml operation ${op.operationId} has no handler`);
       }
+      if (idempotency.takesIdempotencyKey(op)) this.checkIdempotent(op, entry?.options);
       const undeclared = undeclaredPipelineStatuses(op, { rateLimited: this.isRateLimited(op.operationId) });
       if (undeclared.length > 0) {
         throw new Error(`openapi.yaml operation ${op.operationId} does not declare ${undeclared.join(', ')}`);
@@ -184,7 +199,33 @@ export class ApiRouter {
     };
   }
 
+  /** Receives every request an API key authenticated, with its final status (the operation log's `api_key.used`). */
+  private apiKeyUse: ApiKeyUseRecorder | null = null;
+
+  /** Sets where requests authenticated by an API key are recorded (core/modules/api-keys/record-use.ts). */
+  recordApiKeyUses(recorder: ApiKeyUseRecorder): void {
+    this.apiKeyUse = recorder;
+  }
+
   private pipeline(op: ContractOperation, options: RouteOptions, handler: Handler<never>): Middleware {
+    const run = this.steps(op, options, handler);
+    return async (ctx) => {
+      try {
+        await run(ctx);
+      } catch (error) {
+        const status = error instanceof AppError ? error.status : 500;
+        if (ctx.state.req.principal?.apiKey) await this.apiKeyUse?.(ctx.state.req, op, status);
+        throw error;
+      }
+      if (ctx.state.req.principal?.apiKey) await this.apiKeyUse?.(ctx.state.req, op, ctx.status);
+    };
+  }
+
+  private steps(
+    op: ContractOperation,
+    options: RouteOptions,
+    handler: Handler<never>,
+  ): (ctx: Context) => Promise<void> {
     return async (ctx) => {
       const req: RequestContext = ctx.state.req;
       let principal: Principal | null = null;
@@ -198,6 +239,7 @@ export class ApiRouter {
         req.principal = principal;
         req.log = req.log.child({ userId: principal.userId, organizationId: principal.organizationId });
         if (!ipAllowed(req.ip, principal.ipAllowList)) throw new AppError('IP_RESTRICTED', { params: { ip: req.ip } });
+        assertApiKeyMayCall(op, principal); // plan feature, personal operations and scopes of an API key
         if (options.feature) assertPlanFeature(principal, options.feature);
         if (options.permission && !hasPermission(principal, options.permission))
           throw new AppError('FUNCTION_NOT_PERMITTED');
@@ -218,10 +260,17 @@ export class ApiRouter {
         cookie: (name: string) => ctx.cookies.get(name),
         header: (name: string) => ctx.get(name) || undefined,
       };
+      const key = input.header(idempotency.IDEMPOTENCY_HEADER);
+      const claim = await idempotency.claimIdempotencyKey(this.idempotencyKeys, op, key, input);
+      if (claim && 'replay' in claim) return this.replay(ctx, op, claim.replay);
       const refund = options.rateLimit ? await this.rateLimiter!.consume(options.rateLimit, input) : null;
-      const result = await handler(input as never);
+      const result = await handler(input as never).catch(async (error: unknown) => {
+        await (claim && 'held' in claim ? claim.held.release() : undefined);
+        throw error;
+      });
       await refund?.();
       const status = result.status ?? Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? 200);
+      if (claim && 'held' in claim) await claim.held.settle(status, result);
       ctx.status = status;
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
       for (const { name, value, path, maxAgeMs } of result.cookies ?? []) {
@@ -236,6 +285,36 @@ export class ApiRouter {
       }
       ctx.state.operation = op;
     };
+  }
+
+  /** Where Idempotency-Key claims and kept responses live (core/contract/idempotency.ts); none: keys are ignored. */
+  private idempotencyKeys: idempotency.IdempotencyStore | null = null;
+
+  /** Turns on the Idempotency-Key step for the operations whose contract declares the header. */
+  useIdempotencyKeys(store: idempotency.IdempotencyStore): void {
+    this.idempotencyKeys = store;
+  }
+
+  /** An operation declaring Idempotency-Key must be a bearer JSON create that keeps its response (start-up check). */
+  private checkIdempotent(op: ContractOperation, options: RouteOptions | undefined): void {
+    const problem =
+      options?.idempotency === false
+        ? 'opts out of idempotency (its response is a secret)'
+        : !op.authenticated || op.guest
+          ? 'is not a bearer operation'
+          : op.requestMediaTypes.some((m) => m !== 'application/json')
+            ? 'takes a non-JSON body'
+            : null;
+    if (problem) throw new Error(`openapi.yaml operation ${op.operationId} declares Idempotency-Key but ${problem}`);
+  }
+
+  /** Answers the response kept for an Idempotency-Key again. */
+  private replay(ctx: Context, op: ContractOperation, kept: idempotency.StoredResponse): void {
+    ctx.status = kept.status;
+    for (const [name, value] of Object.entries(kept.headers)) ctx.set(name, value);
+    ctx.set(idempotency.REPLAYED_HEADER, 'true');
+    ctx.body = kept.body;
+    ctx.state.operation = op;
   }
 
   private validParameters(op: ContractOperation, location: 'path' | 'query', raw: unknown): unknown {

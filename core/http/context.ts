@@ -18,6 +18,19 @@ export interface Principal {
   locale: Locale;
   /** The organization's IP allow-list (CIDR strings); empty means no restriction. */
   ipAllowList: string[];
+  /**
+   * Set when the request authenticated with an API key (core/modules/api-keys): the principal is the key's service
+   * user, limited to the key's scopes. Absent or null for a person's session.
+   */
+  apiKey?: ApiKeyPrincipal | null;
+}
+
+/** The API key a request authenticated with. */
+export interface ApiKeyPrincipal {
+  id: string;
+  scopes: string[];
+  /** When the key's last_used_at was written (it is written at most once a minute). */
+  lastUsedAt: Date | null;
 }
 
 /**

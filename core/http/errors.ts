@@ -40,6 +40,41 @@ export const ERROR_CATALOGUE = {
     ja: 'ログインに失敗しました。ユーザーIDまたはパスワードが正しくありません。',
     en: 'Login failed. The user ID or password is incorrect.',
   },
+  API_KEY_INVALID: {
+    status: 401,
+    ja: 'APIキーが正しくありません。',
+    en: 'The API key is not valid.',
+  },
+  API_KEY_REVOKED: {
+    status: 401,
+    ja: 'このAPIキーは失効しています。',
+    en: 'The API key has been revoked.',
+  },
+  API_KEY_EXPIRED: {
+    status: 401,
+    ja: 'このAPIキーは有効期限が切れています。',
+    en: 'The API key has expired.',
+  },
+  API_KEY_SCOPE_MISSING: {
+    status: 403,
+    ja: 'このAPIキーには必要なスコープ（{scope}）がありません。',
+    en: 'The API key lacks the scope this operation needs ({scope}).',
+  },
+  API_KEY_NOT_ALLOWED: {
+    status: 403,
+    ja: 'この操作はAPIキーでは行えません。',
+    en: 'This operation cannot be performed with an API key.',
+  },
+  API_KEY_EXPIRY_INVALID: {
+    status: 422,
+    ja: '有効期限には未来の日時を指定してください。',
+    en: 'The expiry must be in the future.',
+  },
+  API_KEY_ALREADY_REVOKED: {
+    status: 409,
+    ja: 'このAPIキーは失効しているため変更できません。',
+    en: 'The API key has been revoked and cannot be changed.',
+  },
   ACCOUNT_LOCKED: {
     status: 429,
     ja: 'ログインに続けて失敗したため、アカウントをロックしました。約15分後に再度お試しください。',
@@ -216,6 +251,16 @@ export const ERROR_CATALOGUE = {
     ja: '法人情報が見つかりません。',
     en: 'Corporate info not found.',
   },
+  PLAN_CHANGE_UNCHANGED: {
+    status: 422,
+    ja: '現在と同じプランとオプションです。変更内容を選んでください。',
+    en: 'That is the plan and options the organization already has. Choose a change.',
+  },
+  PLAN_CHANGE_REQUEST_CLOSED: {
+    status: 409,
+    ja: 'この変更申請はすでに処理されています。画面を再読み込みしてください。',
+    en: 'This change request has already been handled. Please reload.',
+  },
   PLAN_GROUP_LIMIT_EXCEEDED: {
     status: 422,
     ja: 'このプランで利用できるグループは{max}件までです（現在{count}件）。グループを減らしてから変更してください。',
@@ -306,6 +351,11 @@ export const ERROR_CATALOGUE = {
     ja: '本文に差し込み項目「{placeholder}」を含めてください。',
     en: 'The body must contain the placeholder "{placeholder}".',
   },
+  BILLING_CREDIT_EXCEEDS_INVOICE: {
+    status: 422,
+    ja: '返還額が請求書の金額を超えています。',
+    en: 'The credit exceeds what the invoice charged.',
+  },
   USAGE_RANGE_INVALID: {
     status: 422,
     ja: '期間は開始月から終了月まで、最大{max}か月で指定してください。',
@@ -345,6 +395,21 @@ export const ERROR_CATALOGUE = {
     status: 422,
     ja: 'このシステム連携用IDは既に使用されています。',
     en: 'This ID for system link is already in use.',
+  },
+  IDEMPOTENCY_KEY_INVALID: {
+    status: 422,
+    ja: '冪等キーは1～255文字の半角英数字と記号で指定してください。',
+    en: 'The Idempotency-Key must be 1 to 255 visible ASCII characters.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    ja: 'この冪等キーは内容の異なる要求で既に使われています。新しいキーを指定してください。',
+    en: 'This Idempotency-Key was already used with a different request. Use a new key.',
+  },
+  IDEMPOTENCY_KEY_IN_PROGRESS: {
+    status: 409,
+    ja: '同じ冪等キーの要求を処理中です。しばらくしてから再試行してください。',
+    en: 'A request with the same Idempotency-Key is still being processed. Retry shortly.',
   },
   USER_IS_SELF: {
     status: 422,
@@ -462,6 +527,26 @@ export const ERROR_CATALOGUE = {
     status: 422,
     ja: 'Box連携の戻り先URLがこのサービスのものではありません。',
     en: 'The Box callback address does not belong to this service.',
+  },
+  WEBHOOK_URL_INVALID: {
+    status: 422,
+    ja: 'WebhookのURLはhttpsで始まるURLを入力してください（ユーザー名・パスワードは含められません）。',
+    en: 'Enter a webhook URL that starts with https (without a user name or password).',
+  },
+  WEBHOOK_URL_FORBIDDEN: {
+    status: 422,
+    ja: 'このURLには送信できません。インターネットから到達できる公開アドレスを指定してください。',
+    en: 'Webhooks cannot be sent to this URL. Use an address reachable on the public internet.',
+  },
+  WEBHOOK_ENDPOINT_LIMIT: {
+    status: 409,
+    ja: 'Webhookの送信先は10件まで登録できます。',
+    en: 'An organization can have at most 10 webhook endpoints.',
+  },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    status: 409,
+    ja: 'この送信先は停止中です。再開してから送信してください。',
+    en: 'This endpoint is disabled. Enable it before sending.',
   },
   BOX_FOLDER_NOT_FOUND: {
     status: 404,

@@ -23,7 +23,10 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { SignatureType } from '../signing/signature-types.ts';
 import type { OperationLog } from '../modules/logs/operation-log.ts';
 import { type PaidOption, planHasFeature } from '../access/plans.ts';
-import { recordUsage, tokyoMonth, type UsageMetric } from '../modules/usage/counters.ts';
+import { recordUsage, tokyoMonth, usageOfMonth, type UsageMetric } from '../modules/usage/counters.ts';
+import { PLAN_CATALOG } from '../access/plans.ts';
+import type { PlanCatalog } from '../access/plan-catalog.ts';
+import type { IntegrationEvent } from '../modules/events/types.ts';
 
 // What the malware-scan plugin needs from core (plugins import nothing else of core than this file and, for
 // signature types, core/signing/index.ts).
@@ -39,9 +42,17 @@ export { assertPlanFeature } from '../access/plans.ts';
 /** The body and refresh cookie of a sign-in answer, as POST /auth gives them (RefreshTokenDelivery). */
 export { authResult } from '../auth/routes.ts';
 export { AppError } from '../http/errors.ts';
+/** Checks a Japanese corporate number's 13 digits and check digit (the digits of a qualified-invoice T number). */
+export { isValidCorporateNumber } from '../modules/organizations/corporate-number.ts';
+/** The one CSV writer (UTF-8 with BOM, CRLF, RFC 4180 quoting, text guarded against formula injection). */
+export { CSV_BOM, csvRecord, type CsvValue } from '../contract/csv.ts';
+/** JST usage months: the month of an instant, and month arithmetic. */
+export { addMonths, tokyoMonth } from '../modules/usage/counters.ts';
 export type { TokenPair } from '../auth/sessions.ts';
-export type { Principal, RequestContext } from '../http/context.ts';
+export type { Plan, Principal, RequestContext } from '../http/context.ts';
 export type { CompletedDocumentFiles } from '../modules/documents/completion-certificate.ts';
+/** The integration events core tells (hook 'integration.event') and their types. */
+export { INTEGRATION_EVENT_TYPES, type IntegrationEvent, type IntegrationEventType } from '../modules/events/types.ts';
 
 /** Events plugins can listen to, with what each carries. */
 export interface HookEvents {
@@ -65,6 +76,12 @@ export interface HookEvents {
    * A document version was found clean by the malware scan (after commit; told at least once, by a job): the
    * first moment its content may be read. A hook may hear of the same version twice and should be idempotent.
    */
+  /**
+   * A change integrators may hear of (core/modules/events: a task assigned or executed, a document remanded,
+   * cancelled or completed, ...), once per organization that may see it: told at least once, by a job, after the
+   * change committed; `id` names the event (the same on a second telling), so a hook should be idempotent.
+   */
+  'integration.event': IntegrationEvent & { organizationId: string; plan: Plan; options: readonly PaidOption[] };
   'document.scanned': {
     organizationId: string;
     documentId: string;
@@ -127,7 +144,19 @@ export interface PluginContext<C = unknown> {
      * connection, which the transaction holds).
      */
     current(organizationId: string, metric: UsageMetric, db?: Knex): Promise<{ month: string; count: number }>;
+    /**
+     * Every counter of one JST month (`YYYY-MM`): the metrics of USAGE_METRICS and the signatures per type
+     * (`signatures.<type code>`); metrics with nothing counted are absent.
+     */
+    month(organizationId: string, month: string, db?: Knex): Promise<Record<string, number>>;
   };
+  /** Plans and paid options as data (config/plans.json or KEIYAKU_PLANS_FILE): features, limits and prices. */
+  plans: PlanCatalog;
+  /**
+   * Signs a PDF the plugin made with the business-operator key (PAdES B-T with the service's TSA), as the completion
+   * certificate is signed, so any verifier shows it unchanged since the service issued it.
+   */
+  sealPdf(pdf: Uint8Array, input: { reason: string; claimedTime: Date }): Promise<Uint8Array>;
   /** Sign-in for plugins that prove who a user is some other way (single sign-on). */
   auth: {
     /**
@@ -291,6 +320,8 @@ export type HostDeps = Pick<
   completedFiles?: (documentId: string) => Promise<CompletedDocumentFiles>;
   /** Document property writes (core/modules/documents/update.ts writeDocumentProperties). */
   writeDocumentProperties?: PluginContext['documents']['writeProperties'];
+  /** PDF signing with the business-operator key (core/signing). */
+  sealPdf?: PluginContext['sealPdf'];
 };
 
 /**
@@ -350,7 +381,7 @@ export class PluginHost {
       config = raw;
     }
     const { knex, clock, jobs, mailer, oplog, logger, files, pdfWork, signIn, completedFiles } = this.deps;
-    const { writeDocumentProperties } = this.deps;
+    const { writeDocumentProperties, sealPdf } = this.deps;
     const missing = (what: string) => () => Promise.reject(new PluginError(`${what} is not available in this host`));
     return {
       name: plugin.name,
@@ -379,7 +410,10 @@ export class PluginHost {
           const row = await db('usage_counters').where({ organization_id: organizationId, month, metric }).first();
           return { month, count: Number(row?.count ?? 0) };
         },
+        month: (organizationId, month, db = knex) => usageOfMonth(db, organizationId, month),
       },
+      plans: PLAN_CATALOG,
+      sealPdf: sealPdf ?? missing('PDF signing'),
       documents: {
         completedFiles: completedFiles ?? missing('completed document files'),
         assertReadable: async (documentId, principal) => {

@@ -13,6 +13,7 @@ import { softwareKey } from './keys.ts';
 import { readPkcs12 } from './pkcs12.ts';
 import { LocalPki } from './pki.ts';
 import { revocationSource } from './revocation.ts';
+import { signPdf } from './pades.ts';
 import { createSecrets } from './secrets.ts';
 import type { SigningServices } from './signature-types.ts';
 import { httpTimestampAuthority, localTimestampAuthority } from './tsa.ts';
@@ -101,4 +102,30 @@ export function createSigningEngine(config: Config, knex: Knex, clock: Clock, pd
       return operator;
     },
   };
+}
+
+/**
+ * Signs a PDF the service made (a certificate, an invoice) with the business-operator key: PAdES B-T, the
+ * signature timestamp from the configured TSA, the PDF side in the worker pool.
+ */
+export async function sealWithOperatorKey(
+  engine: SigningEngine,
+  pdfWork: PdfWorkPool,
+  pdf: Uint8Array,
+  input: { reason: string; claimedTime: Date },
+): Promise<Uint8Array> {
+  const signed = await signPdf(
+    {
+      pdf,
+      key: await engine.operatorKey(),
+      level: 'B-T',
+      signerName: 'Keiyaku 電子契約サービス',
+      reason: input.reason,
+      claimedTime: input.claimedTime,
+      tsa: engine.tsa,
+      revocation: engine.revocation,
+    },
+    pdfWork,
+  );
+  return signed.pdf;
 }

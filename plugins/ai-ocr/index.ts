@@ -27,25 +27,11 @@ export const aiOcrPlugin = definePlugin<AiOcrConfig>({
       properties: {
         tesseract: { type: 'string', minLength: 1, default: 'tesseract' },
         pageTimeoutSeconds: { type: 'integer', minimum: 1, maximum: 600, default: 60 },
-        monthlyPages: {
-          type: 'object',
-          properties: {
-            free: { type: 'integer', minimum: 0, default: 100 },
-            standard: { type: 'integer', minimum: 0, default: 500 },
-            professional: { type: 'integer', minimum: 0, default: 2000 },
-          },
-          default: {},
-        },
       },
     },
     read: (_config, slice) => ({
       tesseract: slice.TESSERACT || undefined,
       pageTimeoutSeconds: slice.PAGE_TIMEOUT_SECONDS,
-      monthlyPages: {
-        free: slice.MONTHLY_PAGES_FREE,
-        standard: slice.MONTHLY_PAGES_STANDARD,
-        professional: slice.MONTHLY_PAGES_PROFESSIONAL,
-      },
     }),
   },
 

@@ -17,6 +17,10 @@ import { startApp, type TestApp } from '../../tests/helpers/app.ts';
 import { callMultipart, markScanned, uploadPdf } from '../../tests/helpers/documents.ts';
 import { CONTRACT_POSITIONS, contractPdf, type ContractValues } from '../../tests/helpers/ocr-documents.ts';
 import { seedTaskWorld, type TaskWorld } from '../../tests/helpers/tasks.ts';
+import { PLAN_CATALOG } from '../../core/access/plans.ts';
+
+/** The standard plan's monthly AI-OCR pages (config/plans.json). */
+const ALLOWANCE = PLAN_CATALOG.options.aiOcr!.monthlyAllowance.standard;
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -39,7 +43,7 @@ beforeAll(async () => {
   await writeFile(tesseract, `#!/bin/sh\nif [ -e '${crashMarker}' ]; then kill -SEGV $$; fi\nexec tesseract "$@"\n`);
   await chmod(tesseract, 0o755);
   app = await startApp({
-    env: { KEIYAKU_PLUGIN_AIOCR_TESSERACT: tesseract, KEIYAKU_PLUGIN_AIOCR_MONTHLY_PAGES_STANDARD: '50' },
+    env: { KEIYAKU_PLUGIN_AIOCR_TESSERACT: tesseract },
     plugins: PLUGINS,
   });
   w = await seedTaskWorld(app, { plan: 'standard' });
@@ -370,7 +374,7 @@ describe('reading a document', () => {
     const byMember = await app.api.call('updateOcrSettings', { token: member, body: body(0.9) });
     expect(byMember.status).toBe(403);
     const set = await app.api.call('updateOcrSettings', { token: w.ownerA.token, body: body(0.9) });
-    expect(set.body.data.attributes).toMatchObject({ autoAcceptConfidence: 0.9, monthlyPageAllowance: 50 });
+    expect(set.body.data.attributes).toMatchObject({ autoAcceptConfidence: 0.9, monthlyPageAllowance: ALLOWANCE });
     try {
       const documentId = await upload({ ...VALUES, party: '合同会社鈴木工業' });
       await markScanned(app, documentId, 'clean');
@@ -391,7 +395,7 @@ describe('reading a document', () => {
     const month = tokyoMonth(app.clock.now());
     const key = { organization_id: w.ownerA.organizationId, month, metric: 'ocrPages' };
     const before = await knex('usage_counters').where(key).first();
-    await knex('usage_counters').where(key).update({ count: 50 });
+    await knex('usage_counters').where(key).update({ count: ALLOWANCE });
     try {
       const documentId = await upload(VALUES);
       await markScanned(app, documentId, 'clean');
@@ -405,7 +409,11 @@ describe('reading a document', () => {
       expect(errorOf(refused.body)).toMatchObject({ code: 'OCR_ALLOWANCE_EXCEEDED' });
       expect(errorOf(refused.body).title ?? errorOf(refused.body).detail).toMatch(/上限/);
       const settings = await app.api.call('getOcrSettings', { token: w.ownerA.token });
-      expect(settings.body.data.attributes).toMatchObject({ monthlyPageAllowance: 50, pagesUsed: 50, month });
+      expect(settings.body.data.attributes).toMatchObject({
+        monthlyPageAllowance: ALLOWANCE,
+        pagesUsed: ALLOWANCE,
+        month,
+      });
     } finally {
       await knex('usage_counters').where(key).update({ count: before.count });
     }

@@ -3,14 +3,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, type PluginContext } from '../../core/plugins/index.ts';
+import { AppError, type Plan, type PluginContext } from '../../core/plugins/index.ts';
 
 export interface AiOcrConfig {
   /** The Tesseract binary. */
   tesseract: string;
   pageTimeoutSeconds: number;
-  /** Pages a month each plan with the AI-OCR option may read (JST months, usage metric ocrPages). */
-  monthlyPages: { free: number; standard: number; professional: number };
 }
 
 export type Ctx = PluginContext<AiOcrConfig>;
@@ -87,7 +85,8 @@ export function pagesOf(positions: Position[], pageCount: number | null): number
 /** The organization's monthly allowance, what it used this month, and what readings under way will use. */
 export async function allowanceOf(ctx: Ctx, db: Knex, organizationId: string) {
   const organization = await db('organizations').where({ id: organizationId }).first('plan');
-  const allowance = ctx.config.monthlyPages[organization.plan as keyof AiOcrConfig['monthlyPages']] ?? 0;
+  // Pages a month each plan with the option may read: the plan data (config/plans.json), usage metric ocrPages.
+  const allowance = ctx.plans.options.aiOcr?.monthlyAllowance[organization.plan as Plan] ?? 0;
   const { month, count } = await ctx.usage.current(organizationId, 'ocrPages', db);
   // Pages of readings under way (a reading left past its time budget by a dead worker no longer holds them).
   const [{ reserved }] = (await db('ai_ocr_readings')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PLAN_CATALOG } from '../../core/access/plans.ts';
 import { createSecrets } from '../../core/crypto/secrets.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -219,7 +220,10 @@ describe('mail plugin over SMTP', () => {
       usage: {
         record: () => Promise.reject(new Error('not used by the mail plugin')),
         current: () => Promise.reject(new Error('not used by the mail plugin')),
+        month: () => Promise.reject(new Error('not used by the mail plugin')),
       },
+      plans: PLAN_CATALOG,
+      sealPdf: () => Promise.reject(new Error('not used by the mail plugin')),
       documents: {
         completedFiles: () => Promise.reject(new Error('not used by the mail plugin')),
         assertReadable: () => Promise.reject(new Error('not used by the mail plugin')),

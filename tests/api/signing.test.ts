@@ -125,6 +125,21 @@ describe('a flow with three signers of three types', () => {
       metric: 'signatures',
     });
     expect(usage[0]?.count).toBe(3); // signatures on A's document, the partner's included
+    // Per type and the RFC 3161 timestamps (one signature timestamp each, B-T) the statements bill.
+    const counters = await app.service.deps.knex('usage_counters').where({ organization_id: w.ownerA.organizationId });
+    const byMetric = Object.fromEntries(counters.map((c) => [c.metric, Number(c.count)]));
+    expect(byMetric).toMatchObject({
+      'signatures.operator': 1,
+      'signatures.seal-image': 1,
+      'signatures.party': 1,
+      timestamps: 3,
+    });
+    const month = await app.api.call('getUsage', { token: w.ownerA.token });
+    expect(month.body.meta.totals).toMatchObject({
+      signatures: 3,
+      signaturesByType: { operator: 1, 'seal-image': 1, party: 1 },
+      timestamps: 3,
+    });
     const verified = await app.api.call('verifySignRecords', { token: w.ownerA.token });
     expect(verified.body.data.attributes.valid).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadContract } from '../../core/contract/document.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -157,6 +158,27 @@ const FOREIGN_CALLS: Record<
   downloadDocumentTemplateSample: () => ({ params: { documentTemplateId: foreign.documentTemplateId! } }),
   sendDocumentToBox: () => ({ params: { documentId: foreign.documentId! } }),
   signOutSession: () => ({ params: { sessionId: foreign.sessionId! } }),
+  getApiKey: () => ({ params: { apiKeyId: foreign.apiKeyId! } }),
+  updateApiKey: () => ({
+    params: { apiKeyId: foreign.apiKeyId! },
+    body: { data: { type: 'ApiKey', attributes: { lockVersion: 0, name: '乗っ取り' } } },
+  }),
+  revokeApiKey: () => ({ params: { apiKeyId: foreign.apiKeyId! } }),
+  getBillingStatement: () => ({ params: { statementId: foreign.statementId! } }),
+  downloadBillingStatementPdf: () => ({ params: { statementId: foreign.statementId! } }),
+  downloadBillingStatementCsv: () => ({ params: { statementId: foreign.statementId! } }),
+  rotateApiKey: () => ({ params: { apiKeyId: foreign.apiKeyId! } }),
+  getWebhookEndpoint: () => ({ params: { endpointId: foreign.webhookEndpointId! } }),
+  updateWebhookEndpoint: () => ({
+    params: { endpointId: foreign.webhookEndpointId! },
+    body: { data: { type: 'WebhookEndpoint', attributes: { lockVersion: 0, description: '乗っ取り' } } },
+  }),
+  deleteWebhookEndpoint: () => ({ params: { endpointId: foreign.webhookEndpointId! } }),
+  rotateWebhookSecret: () => ({ params: { endpointId: foreign.webhookEndpointId! } }),
+  sendWebhookTest: () => ({ params: { endpointId: foreign.webhookEndpointId! } }),
+  listWebhookDeliveryAttempts: () => ({ params: { endpointId: foreign.webhookEndpointId! } }),
+  replayWebhookDelivery: () => ({ params: { deliveryId: foreign.webhookDeliveryId! } }),
+  withdrawPlanChangeRequest: () => ({ params: { requestId: foreign.planChangeRequestId! } }),
   cancelBusinessFlow: () => ({
     params: { businessFlowId: foreign.documentFlowId! },
     body: { data: { type: 'BusinessFlow', attributes: { lockVersion: 0, comment: '乗っ取り' } } },
@@ -272,6 +294,9 @@ async function snapshotOfB() {
     }),
     businessFlow: await read('getBusinessFlow', { businessFlowId: foreign.documentFlowId! }),
     workspace: await read('getWorkspace', { workspaceId: foreign.flowWorkspaceId! }),
+    apiKey: await read('getApiKey', { apiKeyId: foreign.apiKeyId! }),
+    webhookEndpoint: await read('getWebhookEndpoint', { endpointId: foreign.webhookEndpointId! }),
+    planChangeRequests: (await app.api.call('listPlanChangeRequests', { token })).body.data,
     logRows: Number(
       (
         await app.service.deps
@@ -438,7 +463,63 @@ beforeAll(async () => {
   const sessions = await app.api.call('listMySessions', { token: b.token });
   expect(sessions.status).toBe(200);
   foreign.sessionId = sessions.body.data[0].id;
+  const apiKey = await app.api.call('createApiKey', {
+    token: b.token,
+    body: { data: { type: 'ApiKey', attributes: { name: 'B社の連携キー', scopes: ['flows:read'] } } },
+  });
+  expect(apiKey.status).toBe(201);
+  foreign.apiKeyId = apiKey.body.data.id;
+  markers.push('B社の連携キー', apiKey.body.data.attributes.prefix, apiKey.body.data.attributes.serviceUserId);
   markers.push('B社の角印');
+  // B's issued invoice (plugins/billing): written as the closing job writes its claim; B's month has not ended here.
+  foreign.statementId = randomUUID();
+  await app.service.deps.knex('billing_statements').insert({
+    id: foreign.statementId,
+    organization_id: b.organizationId,
+    kind: 'invoice',
+    month: '2026-01',
+    number: 'INV-202601-B00001',
+    subtotal: 10_000,
+    tax: 1_000,
+    total: 11_000,
+    statement: JSON.stringify({ number: 'INV-202601-B00001', recipient: { name: 'テナントB株式会社' } }),
+    created_at: new Date(),
+  });
+  markers.push('INV-202601-B00001');
+  // B's webhook endpoint and one delivery (plugins/webhooks), as the plugin writes them (its address check would
+  // look the host up, and the tests have no DNS).
+  foreign.webhookEndpointId = randomUUID();
+  foreign.webhookDeliveryId = randomUUID();
+  const now = new Date();
+  await app.service.deps.knex('webhook_endpoints').insert({
+    id: foreign.webhookEndpointId,
+    organization_id: b.organizationId,
+    url: 'https://erp.b.example/keiyaku-events',
+    description: 'B社の基幹システム',
+    event_types: JSON.stringify(['document.completed']),
+    secret_sealed: Buffer.from('not a real envelope'),
+    created_at: now,
+    updated_at: now,
+  });
+  await app.service.deps.knex('webhook_deliveries').insert({
+    id: foreign.webhookDeliveryId,
+    organization_id: b.organizationId,
+    endpoint_id: foreign.webhookEndpointId,
+    event_id: randomUUID(),
+    event_type: 'document.completed',
+    payload: '{}',
+    status: 'succeeded',
+    created_at: now,
+    updated_at: now,
+  });
+  markers.push('https://erp.b.example/keiyaku-events', 'B社の基幹システム');
+  const planRequest = await app.api.call('requestPlanChange', {
+    token: b.token,
+    body: { data: { type: 'PlanChangeRequest', attributes: { plan: 'standard', options: [], comment: 'B社の申請' } } },
+  });
+  expect(planRequest.status).toBe(201);
+  foreign.planChangeRequestId = planRequest.body.data.id;
+  markers.push('B社の申請');
   const user = await app.api.call('getUser', { token: b.token, params: { userId: foreign.userId } });
   markers.push(
     ...Object.values(foreign),
@@ -527,6 +608,16 @@ describe('cross-organization isolation', () => {
           },
         },
       }),
+      // An API key's service user may only join groups of A.
+      await app.api.call('createApiKey', {
+        token: a.token,
+        body: {
+          data: {
+            type: 'ApiKey',
+            attributes: { name: '越境キー', scopes: ['flows:read'], groupIds: [foreign.groupId] },
+          },
+        },
+      }),
       // Single sign-on's just-in-time users may only join a group of A (plugins/sso).
       await app.api.call('updateSsoSettings', {
         token: a.token,
@@ -552,6 +643,7 @@ describe('cross-organization isolation', () => {
     const knex = app.service.deps.knex;
     expect(await knex('users').whereIn('login_id', ['tenant-probe-1', 'tenant-probe-2']).first()).toBeUndefined();
     expect(await knex('sso_providers').where({ organization_id: a.organizationId }).first()).toBeUndefined();
+    expect(await knex('api_keys').where({ organization_id: a.organizationId }).first()).toBeUndefined();
     const members = await app.api.call('listGroupMembers', { token: a.token, params: { groupId: a.defaultGroupId } });
     expect(JSON.stringify(members.body)).not.toContain(foreign.userId);
     expect(await snapshotOfB()).toEqual(before);

@@ -65,12 +65,27 @@ describe('usage details', () => {
     expect(response.body.data.at(-1)).toEqual({
       type: 'UsageMonth',
       id: current,
-      attributes: { month: current, documents: 0, signatures: 0, oneTimeUsers: 2, ocrPages: 0 },
+      attributes: {
+        month: current,
+        documents: 0,
+        signatures: 0,
+        signaturesByType: {},
+        timestamps: 0,
+        oneTimeUsers: 2,
+        ocrPages: 0,
+      },
     });
     for (const month of response.body.data.slice(0, 11)) {
       expect(month.attributes).toMatchObject({ documents: 0, signatures: 0, oneTimeUsers: 0, ocrPages: 0 });
     }
-    expect(response.body.meta.totals).toEqual({ documents: 0, signatures: 0, oneTimeUsers: 2, ocrPages: 0 });
+    expect(response.body.meta.totals).toEqual({
+      documents: 0,
+      signatures: 0,
+      signaturesByType: {},
+      timestamps: 0,
+      oneTimeUsers: 2,
+      ocrPages: 0,
+    });
     // Twelve consecutive months ending with the current one.
     expect(response.body.data[0].id).toBe(response.body.meta.from);
   });

@@ -157,6 +157,7 @@ const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
     () => import('./features/organization/pages/ip-restrictions-page.tsx'),
     'IpRestrictionsPage',
   ),
+  'api-keys': lazyRouteComponent(() => import('./features/api-keys/pages/api-keys-page.tsx'), 'ApiKeysPage'),
   // Each user's own signing settings (see also routes:e-certificates below).
   'seal-images': lazyRouteComponent(
     () => import('./features/e-certificates/pages/seal-images-page.tsx'),
@@ -169,6 +170,10 @@ const SECTION_SCREENS: Partial<Record<SettingsSectionPath, RouteComponent>> = {
   agents: lazyRouteComponent(() => import('./features/e-certificates/pages/agents-page.tsx'), 'AgentsPage'),
   sso: lazyRouteComponent(() => import('./features/sso/pages/sso-settings-page.tsx'), 'SsoSettingsPage'),
   box: lazyRouteComponent(() => import('./features/box/pages/box-settings-page.tsx'), 'BoxSettingsPage'),
+  webhooks: lazyRouteComponent(
+    () => import('./features/webhooks/pages/webhooks-settings-page.tsx'),
+    'WebhooksSettingsPage',
+  ),
   'ai-ocr': lazyRouteComponent(() => import('./features/ai-ocr/pages/ocr-settings-page.tsx'), 'OcrSettingsPage'),
 };
 

@@ -1,7 +1,6 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { changePlanRoute } from './change-plan.ts';
 import { isValidCorporateNumber } from './corporate-number.ts';
 import { lookupCorporateNumber } from './corporate-number-lookup.ts';
 import { organizationBody, organizationRow } from './organization-resource.ts';
@@ -20,7 +19,6 @@ export function organizationRoutes(api: ApiRouter, deps: CoreDeps): void {
   }));
 
   updateOrganizationRoute(api, deps);
-  changePlanRoute(api, deps);
 
   api.operation('lookupCorporateNumber', admin, async ({ query, req }) => {
     const number = query.number.trim();

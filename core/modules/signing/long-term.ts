@@ -7,6 +7,7 @@
  * work, revocation fetches, the TSA call) with no database transaction open and records the result in a short one
  * (DESIGN.md "Untrusted input and CPU work").
  */
+import { recordUsage } from '../usage/counters.ts';
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -85,6 +86,7 @@ async function recordRenewal(
       detail: 'long-term renewal',
     });
     await trx('long_term_documents').where({ document_id: documentId }).update(renewal.schedule);
+    await recordUsage(trx, row.organization_id, 'timestamps', 1, now);
     await deps.oplog.append(trx, null, {
       action: 'document.long_term_renewed',
       organizationId: row.organization_id,

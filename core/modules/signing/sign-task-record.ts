@@ -10,8 +10,9 @@ import type { DocumentActor } from '../documents/model.ts';
 import type { TaskCaller } from '../tasks/model.ts';
 import { appendSignRecord } from '../sign-records/ledger.ts';
 import { completeTask } from '../tasks/execute-task.ts';
+import { queueDocumentEvent } from '../events/flow-events.ts';
 import { assertRunnable, type LockedStep, lockStep } from '../tasks/step.ts';
-import { recordUsage } from '../usage/counters.ts';
+import { recordUsage, signatureTypeMetric } from '../usage/counters.ts';
 import { consumeSigningCode } from './codes.ts';
 import { certificateStatus } from './e-certificates.ts';
 import { scheduleOf } from './long-term.ts';
@@ -119,10 +120,20 @@ async function recordSignature(
     },
     now,
   );
-  await recordUsage(trx, step.document.organization_id, 'signatures', 1, now);
+  const organizationId = step.document.organization_id;
+  await recordUsage(trx, organizationId, 'signatures', 1, now);
+  await recordUsage(trx, organizationId, signatureTypeMetric(type.code), 1, now);
+  // A signature timestamp (B-T and above, and the timestamp-only type's) and a B-LTA's document timestamp.
+  const timestamps = Number(outcome.timestampTime !== null) + Number(outcome.documentTimestampNotAfter !== null);
+  await recordUsage(trx, organizationId, 'timestamps', timestamps, now);
   if (outcome.documentTimestampNotAfter) {
     await scheduleRenewal(deps, trx, step, outcome.timestampTime ?? signedAt, outcome.documentTimestampNotAfter);
   }
+  await queueDocumentEvent(deps, trx, 'signature.created', step.document.id, {
+    task: { id: step.task.id, type: step.task.type, order: step.task.task_order },
+    signatureType: type.code,
+    version: stored.version,
+  });
   await completeTask(deps, trx, actor, step, 'sign', input.comment, {
     version: stored.version,
     signatureType: type.code,

@@ -1,8 +1,17 @@
 import type { Knex } from 'knex';
 
-/** What the usage details screen counts per organization and month. */
-export const USAGE_METRICS = ['documents', 'signatures', 'oneTimeUsers', 'ocrPages'] as const;
+/**
+ * What the usage details screen counts per organization and month: documents stored, signatures made (also counted
+ * per signature type as `signatures.<type code>`), RFC 3161 timestamps obtained (signature timestamps, document
+ * timestamps and their renewals), one-time users who first signed in, pages read by AI-OCR.
+ */
+export const USAGE_METRICS = ['documents', 'signatures', 'timestamps', 'oneTimeUsers', 'ocrPages'] as const;
 export type UsageMetric = (typeof USAGE_METRICS)[number];
+/** The counter of one signature type's signatures. */
+export type SignatureTypeMetric = `signatures.${string}`;
+
+/** The counter name of a signature type (`signatures.party`). */
+export const signatureTypeMetric = (code: string): SignatureTypeMetric => `signatures.${code}`;
 
 /** Usage months are calendar months in Japan Standard Time (UTC+9, no daylight saving). */
 const JST_OFFSET_MS = 9 * 60 * 60 * 1000;
@@ -34,7 +43,7 @@ export function monthsBetween(from: string, to: string): string[] {
 export async function recordUsage(
   trx: Knex.Transaction,
   organizationId: string,
-  metric: UsageMetric,
+  metric: UsageMetric | SignatureTypeMetric,
   amount = 1,
   at: Date = new Date(),
 ): Promise<void> {
@@ -46,4 +55,12 @@ export async function recordUsage(
      DO UPDATE SET count = usage_counters.count + excluded.count, updated_at = excluded.updated_at`,
     [organizationId, tokyoMonth(at), metric, amount, at],
   );
+}
+
+/** Every counter of an organization's JST month, by metric name; metrics with nothing counted are absent. */
+export async function usageOfMonth(db: Knex, organizationId: string, month: string): Promise<Record<string, number>> {
+  const rows = await db('usage_counters')
+    .where({ organization_id: organizationId, month })
+    .select<{ metric: string; count: string | number }[]>('metric', 'count');
+  return Object.fromEntries(rows.map((row) => [row.metric, Number(row.count)]));
 }

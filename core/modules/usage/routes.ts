@@ -6,8 +6,16 @@ import { addMonths, monthsBetween, tokyoMonth, USAGE_METRICS, type UsageMetric }
 /** The longest range one request may ask for (five years), so a typo cannot ask for centuries of zeros. */
 export const MAX_USAGE_MONTHS = 60;
 
-type Counts = Record<UsageMetric, number>;
-const zeros = (): Counts => ({ documents: 0, signatures: 0, oneTimeUsers: 0, ocrPages: 0 });
+type Counts = Record<UsageMetric, number> & { signaturesByType: Record<string, number> };
+const zeros = (): Counts => ({
+  documents: 0,
+  signatures: 0,
+  signaturesByType: {},
+  timestamps: 0,
+  oneTimeUsers: 0,
+  ocrPages: 0,
+});
+const SIGNATURE_TYPE_PREFIX = 'signatures.';
 
 export function usageRoutes(api: ApiRouter, deps: CoreDeps): void {
   const { knex, clock } = deps;
@@ -23,14 +31,21 @@ export function usageRoutes(api: ApiRouter, deps: CoreDeps): void {
     const rows = await knex('usage_counters')
       .where({ organization_id: principal.organizationId })
       .whereBetween('month', [from, to])
-      .select<{ month: string; metric: UsageMetric; count: string | number }[]>('month', 'metric', 'count');
+      .select<{ month: string; metric: string; count: string | number }[]>('month', 'metric', 'count');
     const byMonth = new Map(months.map((month) => [month, zeros()]));
     const totals = zeros();
     for (const row of rows) {
       const counts = byMonth.get(row.month);
-      if (!counts || !USAGE_METRICS.includes(row.metric)) continue;
-      counts[row.metric] += Number(row.count);
-      totals[row.metric] += Number(row.count);
+      if (!counts) continue;
+      const count = Number(row.count);
+      if (row.metric.startsWith(SIGNATURE_TYPE_PREFIX)) {
+        const type = row.metric.slice(SIGNATURE_TYPE_PREFIX.length);
+        counts.signaturesByType[type] = (counts.signaturesByType[type] ?? 0) + count;
+        totals.signaturesByType[type] = (totals.signaturesByType[type] ?? 0) + count;
+      } else if ((USAGE_METRICS as readonly string[]).includes(row.metric)) {
+        counts[row.metric as UsageMetric] += count;
+        totals[row.metric as UsageMetric] += count;
+      }
     }
     return {
       body: {

@@ -16,6 +16,8 @@ const REQUIRED_PLAN: Record<PlanFeature, Plan> = {
   sso: 'professional',
   advancedSignature: 'professional',
   longTermSignature: 'professional',
+  apiKeys: 'standard',
+  webhooks: 'standard',
   aiOcr: 'free',
 };
 

@@ -40,7 +40,12 @@ export function OrganizationPage() {
             canEdit={me.data?.attributes.isAdmin ?? false}
             onReload={reload}
           />
-          <PlanPanel key={`plan-${generation}`} document={document_} onReload={reload} />
+          <PlanPanel
+            key={`plan-${generation}`}
+            document={document_}
+            isAdmin={me.data?.attributes.isAdmin ?? false}
+            onReload={reload}
+          />
         </>
       )}
     </section>
