@@ -3,8 +3,9 @@
  *
  * Exports:
  * - `addConnectionOptions(command)`: adds `--url <url>` (else KEIYAKU_URL, else http://localhost:3000).
- * - `withApi(options, fn)`: opens an {@link ApiSession} (stored tokens, refreshed when expired; or a per-run sign-in
- *   from KEIYAKU_LOGIN_ID + KEIYAKU_PASSWORD, signed out afterwards) and runs `fn(session)`. Without credentials it
+ * - `withApi(options, fn)`: opens an {@link ApiSession} (an API key from KEIYAKU_API_KEY or stored by
+ *   `keiyaku login --api-key`, sent as is and never refreshed; else stored tokens, refreshed when expired; or a
+ *   per-run sign-in from KEIYAKU_LOGIN_ID + KEIYAKU_PASSWORD, signed out afterwards) and runs `fn(session)`. Without credentials it
  *   throws CliError exit 3. `openSession(options)` is the same without the automatic close.
  * - `ApiSession`: `{ url, locale, client }`; `client` is an openapi-fetch client typed by core/contract/api.gen.ts
  *   `paths` (base `<url>/core/v1`, sends Authorization and Accept-Language on every call).
@@ -144,12 +145,18 @@ export async function openSession(options: ConnectionOptions = {}): Promise<ApiS
   const url = serverUrl(options.url, env);
   const locale = cliLocale(env);
   const store = new CredentialStore(env);
+  // An API key is the whole credential: no refresh, nothing to sign out of.
+  const apiKey = env.KEIYAKU_API_KEY || store.getApiKey(url);
+  if (apiKey) {
+    const client = createApiClient(url, locale, async () => apiKey);
+    return { url, locale, client, close: async () => undefined };
+  }
   const stored = store.get(url);
   const fromEnv =
     env.KEIYAKU_LOGIN_ID && env.KEIYAKU_PASSWORD ? { id: env.KEIYAKU_LOGIN_ID, pw: env.KEIYAKU_PASSWORD } : null;
   if (!stored && !fromEnv) {
     throw new CliError(
-      `not signed in to ${url}: run \`keiyaku login\` or set KEIYAKU_LOGIN_ID and KEIYAKU_PASSWORD`,
+      `not signed in to ${url}: run \`keiyaku login\` or set KEIYAKU_API_KEY, or KEIYAKU_LOGIN_ID and KEIYAKU_PASSWORD`,
       EXIT.notSignedIn,
     );
   }

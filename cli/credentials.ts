@@ -8,7 +8,12 @@ export interface TokenPair {
   refreshToken: string;
 }
 
-type Store = Record<string, TokenPair>;
+/** An API key stored by `keiyaku login --api-key`: sent as is, never refreshed. */
+export interface StoredApiKey {
+  apiKey: string;
+}
+
+type Store = Record<string, TokenPair | StoredApiKey>;
 
 /** The folder holding credentials.json: KEIYAKU_CONFIG_DIR, or ~/.config/keiyaku. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -45,12 +50,23 @@ export class CredentialStore {
   }
 
   get(url: string): TokenPair | null {
-    const entry = this.read()[url];
-    return entry?.authorizationToken && entry.refreshToken ? entry : null;
+    const entry = this.read()[url] as Partial<TokenPair> | undefined;
+    return entry?.authorizationToken && entry.refreshToken ? (entry as TokenPair) : null;
   }
 
   save(url: string, pair: TokenPair): void {
     this.write({ ...this.read(), [url]: pair });
+  }
+
+  /** The API key stored for a server, or null (a server has either a token pair or a key). */
+  getApiKey(url: string): string | null {
+    const entry = this.read()[url] as Partial<StoredApiKey> | undefined;
+    return typeof entry?.apiKey === 'string' && entry.apiKey ? entry.apiKey : null;
+  }
+
+  /** Stores an API key for a server, replacing its token pair if it had one. */
+  saveApiKey(url: string, apiKey: string): void {
+    this.write({ ...this.read(), [url]: { apiKey } });
   }
 
   /** Forgets one server's tokens; returns whether there were any. */

@@ -10,6 +10,12 @@ export const logoutCommand: CliCommand = {
       const env = process.env;
       const url = serverUrl(options.url, env);
       const store = new CredentialStore(env);
+      if (store.getApiKey(url)) {
+        // A key has no session to end: it is only forgotten here (revoke it in the organization settings).
+        store.remove(url);
+        output.out(`Removed the stored API key for ${url}\n`);
+        return;
+      }
       if (!store.get(url)) {
         output.out(`Not signed in to ${url}\n`);
         return;

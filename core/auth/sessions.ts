@@ -199,12 +199,16 @@ export class Sessions {
     await query.update({ revoked_at: this.clock.now(), revoked_reason: reason });
   }
 
-  /** Resolves the principal of a bearer request: a genuine unexpired token of a live, recently active session. */
-  authenticator() {
+  /**
+   * Resolves the principal of a bearer request: a genuine unexpired token of a live, recently active session, or,
+   * for a value with the API key prefix, the key's service user (core/modules/api-keys/authenticate.ts).
+   */
+  authenticator(apiKey?: { recognises(bearer: string): boolean; resolve(bearer: string): Promise<Principal> }) {
     return async (ctx: Context, _req: RequestContext): Promise<Principal> => {
       const header = ctx.get('authorization');
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new AppError('UNAUTHENTICATED');
+      if (apiKey?.recognises(match[1]!)) return apiKey.resolve(match[1]!);
       const now = this.clock.now();
       const claims = await this.signer.verify(match[1]!, now);
       const { rows } = await executeOnConnection(this.knex, PRINCIPAL_SQL, [claims.sid], 'keiyaku_principal');

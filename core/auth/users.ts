@@ -33,7 +33,8 @@ const COLUMNS = [
 ];
 
 export async function findUserByLoginId(knex: Knex, loginId: string): Promise<AuthUser | null> {
-  return (await knex('users').where({ login_id: loginId }).first(COLUMNS)) ?? null;
+  // A service user (an API key's, core/modules/api-keys) is no one a password can sign in as.
+  return (await knex('users').where({ login_id: loginId, kind: 'person' }).first(COLUMNS)) ?? null;
 }
 
 export async function findUserById(knex: Knex, id: string): Promise<AuthUser | null> {

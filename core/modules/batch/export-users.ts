@@ -46,7 +46,10 @@ interface UserRow {
  */
 export async function exportUsers(knex: Knex, principal: Principal, filters: UserExportFilters): Promise<string> {
   const organizationId = principal.organizationId;
-  const scope = knex('users').where({ organization_id: organizationId }).whereNot({ status: 'deleted' });
+  // API keys' service users are not people: they are managed with their keys.
+  const scope = knex('users')
+    .where({ organization_id: organizationId, kind: 'person' })
+    .whereNot({ status: 'deleted' });
   const q = filters['filter[q]']?.trim();
   if (q) {
     const pattern = likePattern(q);

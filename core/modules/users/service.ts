@@ -75,17 +75,18 @@ interface UserRow {
 
 export async function findUserIdByLoginId(trx: Knex, organizationId: string, loginId: string) {
   const row = await trx('users')
-    .where({ organization_id: organizationId, login_id: loginId })
+    .where({ organization_id: organizationId, login_id: loginId, kind: 'person' })
     .whereNot({ status: 'deleted' })
     .first('id');
   return (row?.id as string | undefined) ?? null;
 }
 
-/** A live (not deleted) user of the actor's organization, row-locked; NOT_FOUND otherwise. */
+/** A live (not deleted) person of the actor's organization, row-locked; NOT_FOUND otherwise. */
 async function lockedUser(trx: Knex.Transaction, organizationId: string, userId: string): Promise<UserRow> {
   if (!/^[0-9a-f-]{36}$/i.test(userId)) throw new AppError('NOT_FOUND');
+  // An API key's service user changes only through its key (core/modules/api-keys).
   const row = await trx('users')
-    .where({ id: userId, organization_id: organizationId })
+    .where({ id: userId, organization_id: organizationId, kind: 'person' })
     .whereNot({ status: 'deleted' })
     .forUpdate()
     .first();
