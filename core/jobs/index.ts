@@ -178,9 +178,15 @@ export class JobQueue {
   }
 
   /** Enqueues a job; pass the transaction that writes the job's data so both commit together. */
-  async send<T extends object>(name: string, data: T, options: { trx?: Knex.Transaction; id?: string } = {}) {
+  async send<T extends object>(
+    name: string,
+    data: T,
+    options: { trx?: Knex.Transaction; id?: string; startAfter?: Date } = {},
+  ) {
     const sendOptions: PgBoss.SendOptions & { db?: PgBoss.Db } = {};
     if (options.id) sendOptions.id = options.id;
+    // Not before this moment (the database's clock): a delivery retried on a schedule of its own (webhooks).
+    if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.trx) sendOptions.db = executorOf(options.trx);
     return this.boss.send(name, data, sendOptions);
   }

@@ -24,6 +24,7 @@ export const MAIL_KINDS = [
   'one-time-business-flow-completed',
   'workspace-invitation',
   'box-auth-failed',
+  'webhook-disabled',
 ] as const;
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -68,6 +69,26 @@ const DOCUMENT_TASK_PLACEHOLDERS = [
 ] as const;
 
 export const MAIL_KIND_DEFINITIONS: Record<MailKind, MailKindDefinition> = {
+  'webhook-disabled': {
+    placeholders: ['userName', 'organizationName', 'endpointUrl', 'link'],
+    required: ['link'],
+    secret: [],
+    defaults: {
+      ja: {
+        name: 'Webhook送信先の自動停止',
+        summary: 'Webhookの送信が24時間以上続けて失敗し、送信先が自動で停止されたとき、組織の管理者に送信します。',
+        subject: '【Keiyaku】Webhook送信先を停止しました',
+        body: '{{userName}} 様\n\n{{organizationName}} のWebhook送信先（{{endpointUrl}}）への送信が24時間以上続けて失敗したため、送信先を停止しました。停止中のイベントは送信されません。\n\n受信側を確認し、下記の画面から送信先を再開してください。\n\n{{link}}',
+      },
+      en: {
+        name: 'Webhook endpoint disabled',
+        summary:
+          "Sent to the organization's administrators when deliveries to a webhook endpoint kept failing for 24 hours and it was disabled.",
+        subject: '[Keiyaku] A webhook endpoint was disabled',
+        body: 'Dear {{userName}},\n\nDeliveries to the webhook endpoint of {{organizationName}} ({{endpointUrl}}) kept failing for more than 24 hours, so the endpoint was disabled. No events are sent to it while it is disabled.\n\nCheck the receiver, then enable the endpoint again on the page below.\n\n{{link}}',
+      },
+    },
+  },
   'box-auth-failed': {
     placeholders: ['userName', 'organizationName', 'accountLogin', 'link'],
     required: ['link'],

@@ -8,6 +8,7 @@ import type { CoreDeps } from '../../deps.ts';
 import type { Principal, RequestContext } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { completeBusinessFlow, logFlowChange } from './complete.ts';
+import { queueFlowEvent } from '../events/flow-events.ts';
 import { actorOf, lockForChange } from './update-business-flow.ts';
 
 async function ownerLock(trx: Knex.Transaction, principal: Principal, flowId: string, lockVersion: number) {
@@ -114,4 +115,5 @@ export async function cancelFlow(
     comment,
     cancelledDocumentIds: ids,
   });
+  await queueFlowEvent(deps, trx, 'business_flow.cancelled', flowId, { cancelledDocumentIds: ids });
 }

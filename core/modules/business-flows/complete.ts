@@ -10,6 +10,7 @@ import type { CoreDeps } from '../../deps.ts';
 import type { RequestContext } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { notifyFlowParties } from './notify.ts';
+import { queueFlowEvent } from '../events/flow-events.ts';
 
 /** Who completes a flow: a user, or the system (userId null) acting for an organization. */
 export interface FlowActor {
@@ -84,6 +85,7 @@ export async function completeBusinessFlow(
     .update({ status: 'complete', completed_at: now, updated_at: now, lock_version: trx.raw('lock_version + 1') })
     .returning('*')) as FlowRow[];
   await logFlowChange(deps, trx, actor, flow, 'business_flow.completed', { how, before: flow.status });
+  await queueFlowEvent(deps, trx, 'business_flow.completed', flowId, { how });
   const workspace = await trx('workspaces').where({ id: flow.workspace_id }).first('name');
   await notifyFlowParties(deps, trx, {
     businessFlowId: flowId,

@@ -11,6 +11,7 @@ import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
 import { autoCompleteIfDone, lockFlow } from '../business-flows/complete.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
+import { queueDocumentEvent } from '../events/flow-events.ts';
 import { assertCanEdit, documentAccess } from '../workspaces/access.ts';
 import { addDocumentEvent, type DocumentActor, type DocumentRow, logDocumentChange } from './model.ts';
 
@@ -52,6 +53,7 @@ export async function cancelDocument(
     before: document.status,
     cancelledTasks,
   });
+  await queueDocumentEvent(deps, trx, 'document.cancelled', documentId, { before: document.status });
   // Taking a document out of a draft mails nobody: nothing was sent yet (sendBusinessFlow skips it).
   if (flow.status === 'draft') return;
   await notifyFlowParties(deps, trx, {

@@ -22,10 +22,12 @@ import { readUploadedFile, uploadInputOf } from './upload-form.ts';
 import { createDocument } from './upload.ts';
 import { registerDocumentCompletedJob } from './completed-event.ts';
 import { registerDocumentScannedJob } from './scanned-event.ts';
+import { registerIntegrationEventJob } from '../events/integration-event.ts';
 
 export function documentRoutes(api: ApiRouter, deps: CoreDeps): void {
   registerDocumentCompletedJob(deps);
   registerDocumentScannedJob(deps);
+  registerIntegrationEventJob(deps);
   const { knex } = deps;
   const limit = UPLOAD_LIMITS.document;
   const uploadLimits = { rateLimit: [perUser('uploadsPerUser')] };

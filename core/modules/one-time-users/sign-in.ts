@@ -11,6 +11,7 @@ import type { CoreDeps } from '../../deps.ts';
 import type { RequestContext } from '../../http/context.ts';
 import type { AppError } from '../../http/errors.ts';
 import { recordUsage } from '../usage/counters.ts';
+import { queueOneTimeInvitationAccepted } from '../events/flow-events.ts';
 import { checkAuthCode, type CredentialInvitation, type LinkCredential, resolveCredential } from './auth-codes.ts';
 
 async function register(deps: CoreDeps, trx: Knex.Transaction, invitation: CredentialInvitation, req: RequestContext) {
@@ -24,6 +25,11 @@ async function register(deps: CoreDeps, trx: Knex.Transaction, invitation: Crede
     .update({ status: 'registered', registered_at: now, lock_version: trx.raw('lock_version + 1'), updated_at: now });
   const details = { oneTimeUserId: invitation.one_time_user_id, email: invitation.user_email };
   if (invitationRegistered > 0) {
+    await queueOneTimeInvitationAccepted(deps, trx, {
+      invitationId: invitation.id,
+      oneTimeUserId: invitation.one_time_user_id,
+      businessFlowId: invitation.business_flow_id,
+    });
     await deps.oplog.append(trx, req, {
       action: 'one_time_user.registered',
       organizationId: invitation.organization_id,

@@ -11,6 +11,7 @@ import { latestVersion, assertScanAllowsUse } from '../../files/scan.ts';
 import { autoCompleteIfDone, type FlowRow } from '../business-flows/complete.ts';
 import type { DocumentActor, DocumentRow } from '../documents/model.ts';
 import { queueDocumentCompleted } from '../documents/completed-event.ts';
+import { queueDocumentEvent } from '../events/flow-events.ts';
 import { activateOrder, logTaskStep, type TaskCaller } from './model.ts';
 import { assertRunnable, type LockedStep, lockStep, touchDocument } from './step.ts';
 
@@ -72,6 +73,10 @@ export async function completeTask(
     { ...STEP[action], at: now, taskId: task.id, reason: comment },
     { order: task.task_order, ...details },
   );
+  await queueDocumentEvent(deps, trx, 'task.executed', document.id, {
+    task: { id: task.id, type: task.type, order: task.task_order },
+    action,
+  });
   await advanceIfOrderDone(deps, trx, actor, flow, document);
   await touchDocument(trx, document.id, now);
 }
@@ -108,6 +113,7 @@ async function advanceIfOrderDone(
     .update({ status: 'completed', completed_at: now, current_order: null, updated_at: now });
   await logTaskStep(deps, trx, actor, document, { kind: 'completed', action: 'document.completed', at: now });
   await queueDocumentCompleted(deps, trx, document.id);
+  await queueDocumentEvent(deps, trx, 'document.completed', document.id);
   await autoCompleteIfDone(deps, trx, flow.id, {
     userId: actor.userId,
     organizationId: actor.organizationId,

@@ -7,6 +7,7 @@ import type { CoreDeps } from '../../deps.ts';
 import type { GuestPrincipal, Principal } from '../../http/context.ts';
 import { addDocumentEvent, type DocumentActor, type DocumentRow, logDocumentChange } from '../documents/model.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
+import { queueTasksAssigned } from '../events/flow-events.ts';
 import type { TaskType } from './rules.ts';
 
 /** Who runs a task step: a member (of the owner or a partner organization) or a one-time user (guest). */
@@ -64,6 +65,12 @@ export async function activateOrder(
     .update({ status: 'active', updated_at: now, lock_version: trx.raw('lock_version + 1') })
     .returning(['id', 'type'])) as { id: string; type: TaskType }[];
   await trx('documents').where({ id: document.id }).update({ current_order: order, updated_at: now });
+  await queueTasksAssigned(
+    deps,
+    trx,
+    document.id,
+    activated.map((t) => ({ id: t.id, type: t.type, order })),
+  );
   const types = options.mail === false ? [] : [...new Set(activated.map((t) => t.type))];
   for (const type of types) {
     await notifyFlowParties(deps, trx, {

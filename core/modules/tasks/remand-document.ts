@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
+import { queueDocumentEvent } from '../events/flow-events.ts';
 import type { DocumentActor } from '../documents/model.ts';
 import { activateOrder, logTaskStep, type TaskCaller } from './model.ts';
 import { assertRunnable, lockStep, requiredReason, touchDocument } from './step.ts';
@@ -59,6 +60,11 @@ export async function remandDocument(
     },
     { fromOrder: task.task_order },
   );
+  await queueDocumentEvent(deps, trx, 'document.remanded', document.id, {
+    task: { id: task.id, type: task.type, order: task.task_order },
+    fromOrder: task.task_order,
+    toOrder,
+  });
   await notifyFlowParties(deps, trx, {
     businessFlowId: flow.id,
     kind: 'document-remanded',

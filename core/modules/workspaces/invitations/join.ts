@@ -12,6 +12,7 @@
  */
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../../deps.ts';
+import { queueWorkspaceInvitationAccepted } from '../../events/flow-events.ts';
 import type { Principal, RequestContext } from '../../../http/context.ts';
 import { AppError } from '../../../http/errors.ts';
 import { insertParticipants } from '../participants.ts';
@@ -112,6 +113,12 @@ export async function acceptInvitation(
     isPublic: row.is_public,
     isEditable: row.is_editable,
   };
+  await queueWorkspaceInvitationAccepted(deps, trx, {
+    invitationId: row.id,
+    workspaceId,
+    ownerOrganizationId: row.organization_id,
+    partnerOrganizationId: principal.organizationId,
+  });
   // Both organizations' logs tell it: the owner's (its workspace gained a partner) and the joining one's.
   for (const organizationId of [row.organization_id, principal.organizationId]) {
     await deps.oplog.append(trx, req, {
