@@ -78,7 +78,8 @@ describe('usage screen', () => {
     );
     await page.goto('/organizations/settings/usage');
     await page.getByRole('heading', { level: 1, name: usageEn.title }).waitFor({ timeout: UI_TIMEOUT });
-    const table = page.getByRole('table');
+    // The usage table (the invoices section below it has tables of its own: tests/e2e/billing.test.ts).
+    const table = page.getByRole('table', { name: /^Usage from/ });
     await table.waitFor({ timeout: UI_TIMEOUT });
     // 12 months, the header row and the totals row.
     expect(await table.getByRole('row').count()).toBe(14);

@@ -5,6 +5,7 @@ import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { TableScroll } from '../../../components/data-list.tsx';
 import { registerCatalogue } from '../../../i18n/lazy.ts';
 import { type UsageCounts, type UsageRange, useUsage } from '../api/get-usage.ts';
+import { BillingSection } from '../components/billing-section.tsx';
 import en from '../i18n/en.json';
 import ja from '../i18n/ja.json';
 
@@ -151,6 +152,7 @@ export function UsagePage() {
               </table>
             </TableScroll>
           )}
+          <BillingSection monthName={monthName} />
         </>
       )}
     </section>
