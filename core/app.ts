@@ -3,6 +3,8 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Contract } from './contract/document.ts';
+import { contractFile } from './contract/document.ts';
+import { apiDocs } from './http/api-docs.ts';
 import { csvBody } from './http/csv-body.ts';
 import { formBody } from './http/form-body.ts';
 import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
@@ -34,6 +36,7 @@ export function buildApp(options: {
   app.use(errorMapper());
   app.use(securityHeaders());
   if (options.protocols) app.use(options.protocols);
+  app.use(apiDocs({ contractPath: contractFile })); // the API reference at /docs, with its own CSP
   app.use(csvBody()); // raw bytes for CSV imports, up to 10 MB; JSON goes on to the parser below
   app.use(multipartBody()); // file uploads: read by the route, with its upload place's size limit
   app.use(formBody()); // form posts (carrier webhooks): only operations that declare them read one

@@ -1,4 +1,5 @@
 import type { ContractOperation } from './document.ts';
+import { takesIdempotencyKey } from './idempotency.ts';
 
 /** Methods whose bodies the JSON, CSV and multipart readers parse (and may refuse) before any handler runs. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -16,6 +17,8 @@ export function pipelineStatuses(op: ContractOperation, options: { rateLimited?:
   if (op.parameters.some((p) => p.in === 'path')) statuses.add('404');
   if (BODY_METHODS.has(op.method)) ['400', '413', '415', '422'].forEach((s) => statuses.add(s));
   if (options.rateLimited) statuses.add('429');
+  // Idempotency-Key (core/contract/idempotency.ts): 409 while the first request runs, 422 reused or malformed.
+  if (takesIdempotencyKey(op)) ['409', '422'].forEach((s) => statuses.add(s));
   return [...statuses].sort();
 }
 

@@ -17,6 +17,7 @@ function queryFilter(query: Record<string, string | number | undefined>): FlowFi
   const text = (key: string) => (query[key] === undefined ? undefined : String(query[key]));
   return {
     q: text('filter[q]'),
+    systemLinkId: text('filter[systemLinkId]'),
     status: text('filter[status]')?.split(','),
     workspaceId: text('filter[workspaceId]'),
     createdFrom: text('filter[createdFrom]'),

@@ -23,6 +23,7 @@ export interface PropertyCondition {
 
 export interface FlowFilter {
   q?: string;
+  systemLinkId?: string;
   status?: string[];
   workspaceId?: string;
   createdFrom?: string;
@@ -91,6 +92,7 @@ export async function flowSearchScope(
     const pattern = likePattern(filter.q.trim());
     scope.where((w) => w.whereILike('f.name', pattern).orWhereILike('f.system_link_id', pattern));
   }
+  if (filter.systemLinkId !== undefined) scope.where('f.system_link_id', filter.systemLinkId);
   if (filter.status?.length) scope.whereIn('f.status', filter.status);
   // Drafts are listed only when asked for (the home screen's drafts); every other list leaves them out.
   else scope.whereNot('f.status', 'draft');

@@ -11,7 +11,7 @@ export async function listFlowDocuments(
   db: Knex,
   principal: Principal,
   flowId: string,
-  query: ListQuery & { 'filter[q]'?: string },
+  query: ListQuery & { 'filter[q]'?: string; 'filter[systemLinkId]'?: string },
 ) {
   await flowAccess(db, principal, flowId);
   const scope = db('documents as d').where('d.business_flow_id', flowId).select('d.*');
@@ -19,6 +19,7 @@ export async function listFlowDocuments(
     const pattern = likePattern(query['filter[q]']);
     scope.where((w) => w.whereILike('d.name', pattern).orWhereILike('d.system_link_id', pattern));
   }
+  if (query['filter[systemLinkId]'] !== undefined) scope.where('d.system_link_id', query['filter[systemLinkId]']);
   const sortable = { createdAt: 'd.created_at', name: 'd.name', status: 'd.status' };
   const { rows, meta } = await pageOf<DocumentRow>(scope, query, sortable, 'createdAt', 'd.id');
   const versions = rows.length

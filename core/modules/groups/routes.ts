@@ -83,6 +83,7 @@ export function groupRoutes(api: ApiRouter, deps: CoreDeps): void {
       const pattern = likePattern(query['filter[q]']);
       scope.where((w) => w.whereILike('g.name', pattern).orWhereILike('g.system_link_id', pattern));
     }
+    if (query['filter[systemLinkId]'] !== undefined) scope.where('g.system_link_id', query['filter[systemLinkId]']);
     const sortable = { name: 'g.name', createdAt: 'g.created_at', memberCount: 'member_count' };
     const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, 'name', 'g.id');
     return {

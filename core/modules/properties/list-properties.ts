@@ -16,6 +16,7 @@ export function readPropertyRoutes(api: ApiRouter, { knex }: CoreDeps): void {
     }
     if (query['filter[scope]'] !== undefined) scope.where({ scope: query['filter[scope]'] });
     if (query['filter[inputType]'] !== undefined) scope.where({ input_type: query['filter[inputType]'] });
+    if (query['filter[systemLinkId]'] !== undefined) scope.where({ system_link_id: query['filter[systemLinkId]'] });
     const { rows, meta } = await pageOf<PropertyRow>(scope, query, SORTABLE, 'name');
     const loaded = await withOptions(knex, rows);
     return { body: { data: loaded.map(toResource), meta: { ...meta, maxProperties: MAX_PROPERTIES } } };

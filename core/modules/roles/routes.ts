@@ -46,6 +46,7 @@ export function roleRoutes(api: ApiRouter, deps: CoreDeps): void {
       const pattern = likePattern(query['filter[q]']);
       scope.where((w) => w.whereILike('r.name', pattern).orWhereILike('r.system_link_id', pattern));
     }
+    if (query['filter[systemLinkId]'] !== undefined) scope.where('r.system_link_id', query['filter[systemLinkId]']);
     const sortable = { name: 'r.name', createdAt: 'r.created_at' };
     const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, 'name', 'r.id');
     return { body: { data: rows.map(roleResource), meta: { ...meta, maxRoles: PLAN_LIMITS[principal.plan].roles } } };

@@ -23,7 +23,8 @@ import {
 
 const SORTABLE = { name: 't.name', createdAt: 't.created_at', updatedAt: 't.updated_at' };
 
-function search(scope: ReturnType<typeof documentTemplateScope>, q: string | undefined) {
+function search(scope: ReturnType<typeof documentTemplateScope>, q: string | undefined, systemLinkId?: string) {
+  if (systemLinkId !== undefined) scope.where('t.system_link_id', systemLinkId);
   if (!q) return scope;
   const pattern = likePattern(q);
   return scope.where((w) => w.whereILike('t.name', pattern).orWhereILike('t.system_link_id', pattern));
@@ -40,7 +41,11 @@ export function templateRoutes(api: ApiRouter, deps: CoreDeps): void {
   const manage = { feature: 'templates', permission: 'organization:manage' } as const;
 
   api.operation('listDocumentTemplates', read, async ({ principal, query }) => {
-    const scope = search(documentTemplateScope(knex, principal.organizationId), query['filter[q]']);
+    const scope = search(
+      documentTemplateScope(knex, principal.organizationId),
+      query['filter[q]'],
+      query['filter[systemLinkId]'],
+    );
     const { rows, meta } = await pageOf<Record<string, any>>(scope, query, SORTABLE, 'name', 't.id');
     return { body: { data: await documentTemplateResources(knex, principal.organizationId, rows), meta } };
   });
@@ -87,7 +92,11 @@ export function templateRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   api.operation('listBusinessFlowTemplates', read, async ({ principal, query }) => {
-    const scope = search(businessFlowTemplateScope(knex, principal.organizationId), query['filter[q]']);
+    const scope = search(
+      businessFlowTemplateScope(knex, principal.organizationId),
+      query['filter[q]'],
+      query['filter[systemLinkId]'],
+    );
     const { rows, meta } = await pageOf<Record<string, any>>(scope, query, SORTABLE, 'name', 't.id');
     return { body: { data: await businessFlowTemplateResources(knex, principal.organizationId, rows), meta } };
   });

@@ -34,8 +34,9 @@ export function userAdminRoutes(api: ApiRouter, deps: CoreDeps): void {
 
   api.operation('listUsers', async ({ principal, query }) => {
     await assertDirectoryReader(deps, principal);
+    // API keys' service users are listed with their keys (listApiKeys), not among the people.
     const scope = knex('users as u')
-      .where('u.organization_id', principal.organizationId)
+      .where({ 'u.organization_id': principal.organizationId, 'u.kind': 'person' })
       .whereNot('u.status', 'deleted')
       .select('u.id');
     const q = query['filter[q]'];
@@ -64,6 +65,7 @@ export function userAdminRoutes(api: ApiRouter, deps: CoreDeps): void {
       );
     }
     if (query['filter[status]']) scope.where('u.status', query['filter[status]']);
+    if (query['filter[systemLinkId]'] !== undefined) scope.where('u.system_link_id', query['filter[systemLinkId]']);
     const sortable = { loginId: 'u.login_id', name: 'u.name', email: 'u.email', createdAt: 'u.created_at' };
     const { rows, meta } = await pageOf<{ id: string }>(scope, query, sortable, 'loginId', 'u.id');
     const data = await userResources(
