@@ -29,7 +29,8 @@ export interface CertificateContent {
 }
 
 let fontBytes: Buffer | null = null;
-function japaneseFont(): Buffer {
+/** The bytes of Noto Sans JP Regular (the font of certificates, invoices and signature appearances), read once. */
+export function japaneseFont(): Buffer {
   if (!fontBytes) {
     const packageJson = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-jp/package.json');
     fontBytes = readFileSync(path.join(path.dirname(packageJson), '400Regular', 'NotoSansJP_400Regular.ttf'));

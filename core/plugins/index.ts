@@ -33,6 +33,7 @@ import type { IntegrationEvent } from '../modules/events/types.ts';
 export { DOCUMENT_SCAN_JOB, type DocumentScanJob, type ScanVerdict } from '../files/scan.ts';
 /** A document's newest version, and the refusal of one not known clean (for plugins that read content). */
 export { assertScanAllowsUse, latestVersion } from '../files/scan.ts';
+export { japaneseFont } from '../pdf-work/certificate-pdf.ts';
 /** Custom property type codes (input types, number units), as the contract and the web use them. */
 export { INPUT_TYPES, NUMBER_UNITS } from '../contract/property-values.ts';
 export { SMS_SEND_JOB, type SmsMessage } from '../signing/sms.ts';

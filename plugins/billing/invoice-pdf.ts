@@ -5,21 +5,10 @@
  * completion certificate. Our own data only (no untrusted PDF is parsed), rendered once when a month is closed.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from '@cantoo/pdf-lib';
+import { japaneseFont } from '../../core/plugins/index.ts';
 import { itemLabel, type StatementDocument } from './statement.ts';
 import { japaneseDate } from './months.ts';
-
-let fontBytes: Buffer | null = null;
-function japaneseFont(): Buffer {
-  if (!fontBytes) {
-    const packageJson = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-jp/package.json');
-    fontBytes = readFileSync(path.join(path.dirname(packageJson), '400Regular', 'NotoSansJP_400Regular.ttf'));
-  }
-  return fontBytes;
-}
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 48;
