@@ -23,7 +23,10 @@ const browser = useBrowser();
 async function expectLogo(page: Page) {
   const logo = page.locator('main img[src="/favicon.svg"]').first();
   await logo.waitFor();
-  expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // Attached is not loaded: on a busy machine the image may still be decoding when the element appears.
+  await expect
+    .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 })
+    .toBe(true);
   await page.locator('main').getByText(TEXTS.ja.common.appName, { exact: true }).first().waitFor();
 }
 
