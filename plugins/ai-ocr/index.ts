@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { definePlugin, latestVersion } from '../../core/plugins/index.ts';
+import { definePlugin, latestVersion, PluginError } from '../../core/plugins/index.ts';
 import { type AiOcrConfig, type Position, queueReading, READ_JOB, type ReadJob, readingMaxMs } from './readings.ts';
 import { ocrRoutes } from './routes.ts';
 import { abandonReading, runReading } from './run.ts';
@@ -29,10 +29,18 @@ export const aiOcrPlugin = definePlugin<AiOcrConfig>({
         pageTimeoutSeconds: { type: 'integer', minimum: 1, maximum: 600, default: 60 },
       },
     },
-    read: (_config, slice) => ({
-      tesseract: slice.TESSERACT || undefined,
-      pageTimeoutSeconds: slice.PAGE_TIMEOUT_SECONDS,
-    }),
+    read: (_config, slice) => {
+      // The monthly allowance moved to the plan data; a setting that no longer does anything must not pass unseen.
+      const moved = Object.keys(slice).filter((key) => key.startsWith('MONTHLY_PAGES_'));
+      if (moved.length > 0) {
+        throw new PluginError(
+          `plugin ai-ocr: ${moved.map((key) => `KEIYAKU_PLUGIN_AIOCR_${key}`).join(', ')} no longer apply: ` +
+            'the monthly page allowance is `options.aiOcr.monthlyAllowance` in the plans file (config/plans.json or ' +
+            'KEIYAKU_PLANS_FILE)',
+        );
+      }
+      return { tesseract: slice.TESSERACT || undefined, pageTimeoutSeconds: slice.PAGE_TIMEOUT_SECONDS };
+    },
   },
 
   async start(ctx) {
