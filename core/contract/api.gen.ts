@@ -3874,7 +3874,32 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    integrationEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the service POSTs to a webhook endpoint (implemented by the integrator, not by the service).
+         * @description One request per event and endpoint, signed with the Standard Webhooks scheme: headers `webhook-id` (the
+         *     event's id, the same on every retry and replay and for every endpoint told), `webhook-timestamp` (Unix
+         *     seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, two of them during a
+         *     secret rotation's overlap); verify with any Standard Webhooks library and the endpoint's `whsec_` secret.
+         *     Answer 2xx within 10 seconds; anything else (a redirect included) is retried with back-off for about a day.
+         */
+        post: operations["receiveIntegrationEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ChainVerification: {
@@ -5025,6 +5050,47 @@ export interface components {
             failedUploads: number;
             /** Format: date-time */
             connectedAt: string | null;
+        };
+        /** @description A row of the workspace owner organization, with its ID for system link (null when none is set). */
+        WebhookEventRef: {
+            /** Format: uuid */
+            id: string;
+            systemLinkId: string | null;
+            name?: string;
+        };
+        /**
+         * @description The body of a webhook delivery. `data` names what the event is about: `workspace`, `businessFlow` and (for
+         *     document and task events) `document` as references with their systemLinkIds, `task` as `{id, type,
+         *     order}`; events add what they know (`signatureType` and `version` for `signature.created`, `action` for
+         *     `task.executed`, `kind` for `invitation.accepted`...). No personal data beyond ids.
+         */
+        WebhookEvent: {
+            /**
+             * Format: uuid
+             * @description The event; equal to the `webhook-id` header.
+             */
+            id: string;
+            type: components["schemas"]["WebhookEventType"];
+            /** Format: date-time */
+            occurredAt: string;
+            /**
+             * Format: uuid
+             * @description The organization the endpoint belongs to.
+             */
+            organizationId: string;
+            data: {
+                workspace?: components["schemas"]["WebhookEventRef"];
+                businessFlow?: components["schemas"]["WebhookEventRef"];
+                document?: components["schemas"]["WebhookEventRef"];
+                task?: {
+                    /** Format: uuid */
+                    id: string;
+                    type: string;
+                    order: number;
+                };
+            } & {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description What happened: `task.assigned`, `task.executed` (approved, read or signed), `document.remanded`,
@@ -14724,6 +14790,35 @@ export interface operations {
             422: components["responses"]["Invalid"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    receiveIntegrationEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused by the receiver (retried as any failure). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -23,16 +23,8 @@ type FlowStatus = components['schemas']['BusinessFlowStatus'];
 type DocumentStatus = components['schemas']['DocumentStatus'];
 type UploadForm = components['schemas']['DocumentUploadForm'];
 
-/** A reference in an event's data: an id and the owner organization's systemLinkId (null when none). */
-type Ref = { id: string; systemLinkId: string | null; name?: string };
-/** The delivered body (README "Webhooks"); openapi.yaml declares no schema for it, so the test states it. */
-type WebhookPayload = {
-  id: string;
-  type: string;
-  occurredAt: string;
-  organizationId: string;
-  data: { workspace: Ref; businessFlow: Ref; document?: Ref };
-};
+/** The delivered body, as the contract's `webhooks` section declares it. */
+type WebhookPayload = components['schemas']['WebhookEvent'];
 
 let app: TestApp;
 let receiver: WebhookReceiver;
