@@ -4752,6 +4752,8 @@ export interface components {
                     reason: string;
                     /** @description Yen, tax excluded, to give back; null or absent reverses the whole invoice. */
                     amount?: number | null;
+                    /** @description The client's id of this request, unique per invoice: sent again (a retry after a timeout), the credit note already issued for it is answered again and no second one is issued. */
+                    requestId?: string;
                 };
             };
         };
@@ -4866,6 +4868,11 @@ export interface components {
                 /** Format: uuid */
                 id: string | null;
                 attributes: components["schemas"]["BillingStatementDetails"];
+            };
+            /** @description On the preview only. */
+            meta?: {
+                /** @description False while the issuer is the embedded example (KEIYAKU_PLUGIN_BILLING_ISSUER_NAME, _REGISTRATION_NUMBER and _ISSUER_ADDRESS not all set): no month is closed, no invoice issued. */
+                issuerConfigured?: boolean;
             };
         };
         MailDelivery: {

@@ -20,10 +20,11 @@ import type { Knex } from 'knex';
 import type { PluginContext } from '../../core/plugins/index.ts';
 import { tokyoMonth } from '../../core/plugins/index.ts';
 import { computeStatement, type PlanCode } from './compute.ts';
-import type { BillingConfig } from './config.ts';
+import { type BillingConfig, issuerConfigured } from './config.ts';
 import { renderStatementCsv } from './invoice-csv.ts';
 import { renderStatementPdf } from './invoice-pdf.ts';
 import { addDays, monthEnd, periodOf, tokyoDate } from './months.ts';
+import { billingStartMonth } from './start.ts';
 import { invoiceNumber, type StatementDocument, type StatementRow } from './statement.ts';
 
 export type Ctx = PluginContext<BillingConfig>;
@@ -134,9 +135,23 @@ export async function ensureFiles(ctx: Ctx, row: StatementRow): Promise<Statemen
   return ctx.db('billing_statements').where({ id: row.id }).first<StatementRow>();
 }
 
+/**
+ * Why a month may not be closed, or null when it may: it has not ended; the issuer is still the embedded example
+ * (no numbered, signed invoice ever names it); or billing started in it or later (its counters are incomplete).
+ */
+export async function whyNotClosable(ctx: Ctx, month: string): Promise<string | null> {
+  const now = ctx.clock.now();
+  if (month >= tokyoMonth(now)) return 'it has not ended yet';
+  if (!issuerConfigured(ctx.config)) return 'the issuer is the example; set KEIYAKU_PLUGIN_BILLING_ISSUER_*';
+  const started = await billingStartMonth(ctx.db, now);
+  if (month <= started) return `billing started in ${started}; only later months are billed`;
+  return null;
+}
+
 /** Issues (once) an organization's invoice of an ended month, with its files; null when there is nothing to bill. */
 export async function closeStatement(ctx: Ctx, organizationId: string, month: string): Promise<StatementRow | null> {
-  if (month >= tokyoMonth(ctx.clock.now())) throw new Error(`billing: month ${month} has not ended yet`);
+  const refused = await whyNotClosable(ctx, month);
+  if (refused) throw new Error(`billing: month ${month} is not closed: ${refused}`);
   const row = await claim(ctx, organizationId, month);
   return row ? ensureFiles(ctx, row) : null;
 }
@@ -146,8 +161,9 @@ export async function closeStatement(ctx: Ctx, organizationId: string, month: st
  * once. One organization's failure does not stop the others; the run then fails so the job is retried.
  */
 export async function closeMonth(ctx: Ctx, month: string): Promise<{ issued: number; failed: number }> {
-  if (month >= tokyoMonth(ctx.clock.now())) {
-    ctx.log.warn({ month }, 'billing: a month is closed only after it ended; nothing done');
+  const refused = await whyNotClosable(ctx, month);
+  if (refused) {
+    ctx.log.warn({ month }, `billing: month not closed (${refused}); nothing done`);
     return { issued: 0, failed: 0 };
   }
   const organizations = await ctx

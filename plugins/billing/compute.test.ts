@@ -128,6 +128,48 @@ describe('computeStatement over random usage', () => {
     );
   });
 
+  it('shares the default included quantity once among the unpriced signature types (a default with included > 0)', () => {
+    const withPooledDefault = catalogArb.map((catalog) => {
+      const plans = { ...catalog.plans };
+      for (const code of Object.keys(plans) as PlanCode[]) {
+        const def = plans[code].metered.signatures.default;
+        plans[code] = {
+          ...plans[code],
+          metered: {
+            ...plans[code].metered,
+            signatures: { default: { unitPrice: def.unitPrice, included: Math.max(1, def.included) } },
+          },
+        };
+      }
+      return { ...catalog, plans };
+    });
+    fc.assert(
+      fc.property(withPooledDefault, planCode, counters, (catalog, code, usage) => {
+        const s = computeStatement(catalog, code, [], usage);
+        const fallback = catalog.plans[code].metered.signatures.default;
+        const unpriced = s.lines.filter((l) => l.item.startsWith('signatures.'));
+        const used = unpriced.reduce((sum, l) => sum + l.quantity, 0);
+        // Billed as if all unpriced types were one line with the default's allowance once.
+        expect(unpriced.reduce((sum, l) => sum + l.billableQuantity, 0)).toBe(Math.max(0, used - fallback.included));
+        expect(unpriced.reduce((sum, l) => sum + l.included, 0)).toBe(Math.min(used, fallback.included));
+      }),
+      { numRuns: 300 },
+    );
+    const shippedLike = {
+      ...shipped,
+      plans: {
+        ...shipped.plans,
+        standard: {
+          ...shipped.plans.standard,
+          metered: { ...shipped.plans.standard.metered, signatures: { default: { unitPrice: 100, included: 10 } } },
+        },
+      },
+    };
+    const s = computeStatement(shippedLike, 'standard', [], { 'signatures.party': 6, 'signatures.proxy': 6 });
+    // 12 signatures, 10 included once: 2 billed (not 0, as with 10 included per type).
+    expect(s.lines.filter((l) => l.item.startsWith('signatures.')).map((l) => l.amount)).toEqual([0, 200]);
+  });
+
   it('charges each signature type at its own price, else the plan default, and OCR pages only with the option', () => {
     const s = computeStatement(shipped, 'professional', [], {
       'signatures.advanced': 2,

@@ -71,7 +71,7 @@ export function totalsOf(lines: StatementLine[]): StatementFigures {
 
 /**
  * A month's statement: the plan's base fee, documents, signatures per type (types without a price of their own
- * take the plan's `default`), timestamps and one-time users beyond what the plan includes, then each paid option's
+ * take the plan's `default` price and share its included quantity once, as one pool), timestamps and one-time users beyond what the plan includes, then each paid option's
  * fee and its metered units (AI-OCR pages). Metrics of an option the organization does not have are not charged.
  */
 export function computeStatement(
@@ -91,9 +91,20 @@ export function computeStatement(
     .filter((metric) => metric.startsWith('signatures.'))
     .map((metric) => metric.slice('signatures.'.length))
     .sort();
+  // Types without a price of their own share the default's included quantity once (a pool, used in type order):
+  // each such line shows as `included` the part of the pool it used, so the pool is never granted twice.
+  const fallback = definition.metered.signatures.default;
+  let pool = fallback.included;
   for (const type of signatureTypes) {
-    const price = definition.metered.signatures[type] ?? definition.metered.signatures.default;
-    lines.push(line(`signatures.${type}`, count(`signatures.${type}`), price, rate));
+    const own = definition.metered.signatures[type];
+    const quantity = count(`signatures.${type}`);
+    if (own && type !== 'default') {
+      lines.push(line(`signatures.${type}`, quantity, own, rate));
+      continue;
+    }
+    const used = Math.min(pool, Math.max(0, Math.floor(quantity)));
+    pool -= used;
+    lines.push(line(`signatures.${type}`, quantity, { unitPrice: fallback.unitPrice, included: used }, rate));
   }
   lines.push(line('timestamps', count('timestamps'), definition.metered.timestamps, rate));
   lines.push(line('oneTimeUsers', count('oneTimeUsers'), definition.metered.oneTimeUsers, rate));

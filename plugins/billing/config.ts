@@ -25,6 +25,18 @@ export const EXAMPLE_ISSUER = {
   issuerAddress: '東京都千代田区千代田1-1（設定例）',
 };
 
+/**
+ * True when the issuer was set explicitly: none of name, registration number and address is the example's. With the
+ * example issuer nothing is ever closed (no numbered, signed invoice names it); the preview still works.
+ */
+export function issuerConfigured(config: Pick<BillingConfig, 'issuerName' | 'registrationNumber' | 'issuerAddress'>) {
+  return (
+    config.issuerName !== EXAMPLE_ISSUER.issuerName &&
+    config.registrationNumber !== EXAMPLE_ISSUER.registrationNumber &&
+    config.issuerAddress !== EXAMPLE_ISSUER.issuerAddress
+  );
+}
+
 /** Why a registration number is not a qualified-invoice T number, or null when it is one. */
 export function registrationNumberProblem(value: string): string | null {
   if (!/^T[0-9]{13}$/.test(value)) return 'must be T followed by 13 digits';

@@ -2,7 +2,9 @@
  * A correction of an issued invoice is never an edit: it is a credit note (返還請求書), a statement of its own with
  * negative amounts that names its original. The operator issues it (the operator route `issueBillingCreditNote`,
  * authenticated by KEIYAKU_PLUGIN_BILLING_OPERATOR_SECRET): the whole invoice reversed, or one adjustment line of a
- * given amount. Its tax is the negated tax of its amount per rate, rounded down once as on the invoice.
+ * given amount. A request carrying a requestId already used for that invoice answers the credit note issued for it
+ * (an operator retrying after a timeout issues nothing twice; the reason and amount of the retry are not compared).
+ * Its tax is the negated tax of its amount per rate, rounded down once as on the invoice.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError, tokyoMonth } from '../../core/plugins/index.ts';
@@ -17,6 +19,8 @@ export interface CreditNoteInput {
   reason: string;
   /** Yen, tax excluded, to give back; absent reverses the whole invoice. */
   amount?: number;
+  /** The client's id of the request, unique per invoice: the same id again answers the credit note issued for it. */
+  requestId?: string;
 }
 
 /** Issues a credit note against an invoice, with its files; 404 for an unknown invoice, 422 when over-credited. */
@@ -27,6 +31,13 @@ export async function issueCreditNote(ctx: Ctx, input: CreditNoteInput): Promise
       .forUpdate()
       .first<StatementRow>();
     if (!original) throw new AppError('NOT_FOUND', { detail: 'No such invoice.' });
+    // Under the invoice's row lock: a retry running at the same time as its first attempt waits and finds it.
+    if (input.requestId !== undefined) {
+      const earlier = await trx('billing_statements')
+        .where({ original_id: original.id, kind: 'creditNote', request_id: input.requestId })
+        .first<StatementRow>();
+      if (earlier) return earlier;
+    }
     const credited = await trx('billing_statements')
       .where({ original_id: original.id, kind: 'creditNote' })
       .sum<{ sum: string | null }>('subtotal as sum')
@@ -63,6 +74,7 @@ export async function issueCreditNote(ctx: Ctx, input: CreditNoteInput): Promise
         month: original.month,
         number: statement.number,
         original_id: original.id,
+        request_id: input.requestId ?? null,
         subtotal: figures.subtotal,
         tax: figures.tax,
         total: figures.total,

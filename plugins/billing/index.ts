@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { addMonths, definePlugin, tokyoMonth } from '../../core/plugins/index.ts';
 import { closeMonth, type Ctx } from './close.ts';
-import { type BillingConfig, CONFIG_SCHEMA, EXAMPLE_ISSUER, readConfig } from './config.ts';
+import { type BillingConfig, CONFIG_SCHEMA, issuerConfigured, readConfig } from './config.ts';
+import { billingStartMonth } from './start.ts';
 import { billingRoutes } from './routes.ts';
 
 export type { BillingConfig } from './config.ts';
@@ -38,11 +39,16 @@ export const billingPlugin = definePlugin<BillingConfig>({
   },
 
   async start(ctx) {
-    if (ctx.config.registrationNumber === EXAMPLE_ISSUER.registrationNumber) {
+    // The first start records its month: that month and earlier ones are never closed (incomplete counters).
+    const started = await billingStartMonth(ctx.db, ctx.clock.now());
+    if (!issuerConfigured(ctx.config)) {
       ctx.log.warn(
-        'billing: invoices name the example issuer; set KEIYAKU_PLUGIN_BILLING_ISSUER_NAME, _REGISTRATION_NUMBER and _ISSUER_ADDRESS',
+        'billing: the issuer is the embedded example, so NO month is closed and no invoice is issued (previews only); ' +
+          'set KEIYAKU_PLUGIN_BILLING_ISSUER_NAME, _REGISTRATION_NUMBER and _ISSUER_ADDRESS',
       );
+      return;
     }
+    ctx.log.info({ startedMonth: started }, 'billing: months after the start month are closed when they end');
     // Every process asks; pg-boss keeps one job per month id, and closing is idempotent anyway.
     const tick = () =>
       requestClosing(ctx).catch((error) => ctx.log.error({ err: error }, 'billing: asking for the closing failed'));

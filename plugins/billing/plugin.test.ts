@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tokyoMonth } from '../../core/modules/usage/counters.ts';
-import { PluginHost } from '../../core/plugins/index.ts';
+import { addMonths, PluginHost } from '../../core/plugins/index.ts';
 import { BUILT_IN_PLUGINS } from '../../core/service.ts';
 import { memberToken, signedInOwner, signIn } from '../../tests/helpers/accounts.ts';
 import { startApp, type TestApp } from '../../tests/helpers/app.ts';
@@ -40,6 +40,9 @@ beforeAll(async () => {
     plugins: BUILT_IN_PLUGINS.filter((p) => ['billing', 'mail', 'service-signatures'].includes(p.name)),
   });
   month = tokyoMonth(app.clock.now());
+  // The plugin's first start recorded this month as billing's start, and that month is never closed: these tests
+  // bill a month after it, as a deployment that has billed for a while.
+  await startedIn(addMonths(month, -1));
   owner = await signedInOwner(app, { plan: 'standard', organizationName: '=株式会社ビリング' });
   stranger = await signedInOwner(app, { plan: 'professional', organizationName: '株式会社よそ' });
   await app.service.deps
@@ -56,6 +59,12 @@ beforeAll(async () => {
   });
 });
 afterAll(() => app?.close());
+
+/** Sets the month billing started in (recorded by the plugin's first start). */
+async function startedIn(startMonth: string, on: TestApp = app) {
+  const updated = await on.service.deps.knex('billing_start').where({ id: 'start' }).update({ month: startMonth });
+  expect(updated).toBe(1);
+}
 
 /** Sets usage counters of a month as the usage module keeps them. */
 async function count(organizationId: string, ofMonth: string, counters: Record<string, number>) {
@@ -76,8 +85,8 @@ async function get(path: string, token: string) {
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Runs the closing job for `ofMonth` `times` times at once and waits until all of them completed. */
-async function closeByJob(ofMonth: string, times = 1) {
-  const { jobs } = app.service.deps;
+async function closeByJob(ofMonth: string, times = 1, on: TestApp = app) {
+  const { jobs } = on.service.deps;
   const before = (await jobs.counts(CLOSE_MONTH_JOB)).completed ?? 0;
   await Promise.all(Array.from({ length: times }, () => jobs.send(CLOSE_MONTH_JOB, { month: ofMonth })));
   await vi.waitFor(
@@ -113,6 +122,7 @@ describe('the current month', () => {
   it('is previewed live from the counters with the plan and options: open, no number, tax floored once', async () => {
     const preview = await app.api.call('getBillingPreview', { token: owner.token });
     expect(preview.status).toBe(200);
+    expect(preview.body.meta).toEqual({ issuerConfigured: true });
     const a = preview.body.data.attributes;
     expect(preview.body.data.id).toBeNull();
     expect(a).toMatchObject({ status: 'open', kind: 'invoice', month, number: null, plan: 'standard' });
@@ -148,6 +158,16 @@ describe('the current month', () => {
 });
 
 describe('closing a month', () => {
+  it('never closes the month billing started in, nor any before it (their counters are incomplete)', async () => {
+    // Into the next month: the month has ended.
+    app.clock.advance(monthEnd(month).getTime() - app.clock.now().getTime() + 60_000);
+    await startedIn(month);
+    await closeByJob(month);
+    await closeByJob(addMonths(month, -1));
+    expect(Number((await app.service.deps.knex('billing_statements').count('* as n').first())?.n)).toBe(0);
+    await startedIn(addMonths(month, -1));
+  });
+
   it('issues one invoice per organization even with two closing jobs at once, with the plan at the close', async () => {
     // Into the next month; then the owner's plan changes (logged) before the job runs: the month stays standard.
     app.clock.advance(monthEnd(month).getTime() - app.clock.now().getTime() + 3_600_000);
@@ -335,6 +355,35 @@ describe('credit notes', () => {
   });
 });
 
+describe('credit notes retried with the same requestId', () => {
+  it('answer the credit note already issued for it: one per invoice and request id', async () => {
+    const invoice = await app.service.deps.knex('billing_statements').where({ id: invoiceId }).first('number');
+    const send = (requestId: string) =>
+      app.api.call('issueBillingCreditNote', {
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+        body: {
+          data: {
+            type: 'BillingCreditNote',
+            attributes: { invoiceNumber: invoice.number, reason: '再送の確認', amount: 7, requestId },
+          },
+        },
+      });
+    const [first, retry] = await Promise.all([send('retry-after-timeout-1'), send('retry-after-timeout-1')]);
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.body.data.id).toBe(first.body.data.id);
+    expect(retry.body.data.attributes.number).toBe(first.body.data.attributes.number);
+    const again = await send('retry-after-timeout-1');
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const rows = await app.service.deps.knex('billing_statements').where({ request_id: 'retry-after-timeout-1' });
+    expect(rows).toHaveLength(1);
+    // Another request id is another credit note.
+    const other = await send('retry-after-timeout-2');
+    expect(other.status).toBe(201);
+    expect(other.body.data.id).not.toBe(first.body.data.id);
+    expect((await send('short')).status).toBe(422);
+  });
+});
+
 describe('keiyaku billing credit-note', () => {
   it('issues a credit note with the operator token, and says what is missing without it', async () => {
     const invoice = await app.service.deps.knex('billing_statements').where({ id: invoiceId }).first('number');
@@ -349,13 +398,22 @@ describe('keiyaku billing credit-note', () => {
       ...env,
       KEIYAKU_OPERATOR_TOKEN: OPERATOR_TOKEN,
     });
-    expect(issued.err).toBe('');
     expect(issued.exitCode).toBe(0);
     expect(issued.out).toMatch(
       new RegExp(
         `^CN-\\d{6}-\\d{6}\\t\\d{4}-\\d{2}-\\d{2}\\t${invoice.number}\\tsubtotal -1000\\ttax -100\\ttotal -1100\\n$`,
       ),
     );
+    // Each invocation prints its request id first; --request-id retries it: the same credit note, not a second.
+    const requestId = /^request id (\S+)\n$/.exec(issued.err)?.[1];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const retried = await runCli(
+      ['billing', 'credit-note', invoice.number, '--reason', '値引き', '--amount', '1000', '--request-id', requestId!],
+      { ...env, KEIYAKU_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    );
+    expect(retried.exitCode).toBe(0);
+    expect(retried.out).toBe(issued.out);
+    expect(await app.service.deps.knex('billing_statements').where({ request_id: requestId! })).toHaveLength(1);
   });
 });
 
@@ -378,5 +436,28 @@ describe('the registration number (T + 13 digits with the corporate number check
       /plugin billing: invalid configuration: KEIYAKU_PLUGIN_BILLING_REGISTRATION_NUMBER has a wrong check digit/,
     );
     await expect(host('T12345').load()).rejects.toThrow(/must be T followed by 13 digits/);
+  });
+});
+
+describe('with the example issuer (the embedded default, no issuer configured)', () => {
+  it('closes nothing, and the preview works and says the issuer is not set up', async () => {
+    const example = await startApp({
+      plugins: BUILT_IN_PLUGINS.filter((p) => ['billing', 'mail', 'service-signatures'].includes(p.name)),
+    });
+    try {
+      const thisMonth = tokyoMonth(example.clock.now());
+      await startedIn(addMonths(thisMonth, -1), example);
+      const someone = await signedInOwner(example, { plan: 'standard', organizationName: '株式会社例示' });
+      const preview = await example.api.call('getBillingPreview', { token: someone.token });
+      expect(preview.status).toBe(200);
+      expect(preview.body.meta).toEqual({ issuerConfigured: false });
+      expect(preview.body.data.attributes.issuer.registrationNumber).toBe('T7123456789012');
+
+      example.clock.advance(monthEnd(thisMonth).getTime() - example.clock.now().getTime() + 60_000);
+      await closeByJob(thisMonth, 1, example);
+      expect(Number((await example.service.deps.knex('billing_statements').count('* as n').first())?.n)).toBe(0);
+    } finally {
+      await example.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, perIp, type PluginRouter, tokyoMonth } from '../../core/plugins/index.ts';
 import { type Ctx, ensureFiles, issuerOf, planAt } from './close.ts';
 import { computeStatement } from './compute.ts';
+import { issuerConfigured } from './config.ts';
 import { issueCreditNote } from './credit-note.ts';
 import { periodOf } from './months.ts';
 import { detailsOf, statementBody, summaryOf } from './resource.ts';
@@ -106,6 +107,8 @@ export function billingRoutes(router: PluginRouter, ctx: Ctx): void {
             csvSha256: null,
           },
         },
+        // While the issuer is the embedded example, no month is ever closed: the screen says so.
+        meta: { issuerConfigured: issuerConfigured(ctx.config) },
       },
     };
   });
@@ -141,10 +144,16 @@ export function billingRoutes(router: PluginRouter, ctx: Ctx): void {
 
   router.operation('issueBillingCreditNote', { rateLimit: [perIp('operatorTokenPerIp')] }, async ({ header, body }) => {
     assertOperator(ctx.config.operatorToken, header('authorization'));
-    const { invoiceNumber, reason, amount } = body.data.attributes;
+    const { invoiceNumber, reason, amount, requestId } = body.data.attributes;
     const original = await ctx.db('billing_statements').where({ number: invoiceNumber, kind: 'invoice' }).first('id');
     if (!original) throw new AppError('NOT_FOUND', { detail: `No invoice ${invoiceNumber}.` });
-    const row = await issueCreditNote(ctx, { originalId: original.id, reason, amount: amount ?? undefined });
+    // The same requestId again (a retry) answers the credit note issued for it: never a second one.
+    const row = await issueCreditNote(ctx, {
+      originalId: original.id,
+      reason,
+      amount: amount ?? undefined,
+      requestId: requestId ?? undefined,
+    });
     return { status: 201, body: await statementBody(ctx.db, row) };
   });
 }

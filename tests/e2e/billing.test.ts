@@ -14,7 +14,14 @@ import { captureScreens } from '../helpers/screens.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-const app = useApp();
+// Months are closed only with an issuer set explicitly (never the embedded example).
+const app = useApp({
+  env: {
+    KEIYAKU_PLUGIN_BILLING_ISSUER_NAME: '契約運営テスト株式会社',
+    KEIYAKU_PLUGIN_BILLING_REGISTRATION_NUMBER: 'T7000012050002',
+    KEIYAKU_PLUGIN_BILLING_ISSUER_ADDRESS: '東京都千代田区霞が関3-1-1',
+  },
+});
 const browser = useBrowser();
 
 describe('invoices on the usage screen', () => {
@@ -31,6 +38,10 @@ describe('invoices on the usage screen', () => {
       { organization_id: org.organizationId, month: last, metric: 'documents', count: 12, updated_at: new Date() },
       { organization_id: org.organizationId, month, metric: 'documents', count: 3, updated_at: new Date() },
     ]);
+    // Billing started before last month (the start month itself is never closed).
+    await knex('billing_start')
+      .where({ id: 'start' })
+      .update({ month: addMonths(month, -2) });
     await app.service.deps.jobs.send(CLOSE_MONTH_JOB, { month: last });
     const invoice = await vi.waitFor(
       async () => {

@@ -5,9 +5,13 @@ import { api } from '../../../session/session.ts';
 
 export type BillingStatementDetails = components['schemas']['BillingStatementDetails'];
 
-/** GET /billing/preview (getBillingPreview): the current month so far, computed live. */
-export async function getBillingPreview(): Promise<BillingStatementDetails> {
-  return unwrap(await api.GET('/billing/preview')).data.attributes;
+/**
+ * GET /billing/preview (getBillingPreview): the current month so far, computed live, and whether the issuer is set
+ * up (while it is the embedded example, no month is closed).
+ */
+export async function getBillingPreview(): Promise<BillingStatementDetails & { issuerConfigured: boolean }> {
+  const body = unwrap(await api.GET('/billing/preview'));
+  return { ...body.data.attributes, issuerConfigured: body.meta?.issuerConfigured ?? true };
 }
 
 export const billingPreviewQueryOptions = () =>

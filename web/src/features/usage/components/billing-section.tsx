@@ -43,6 +43,11 @@ function BillingPreview({ monthName }: { monthName: (month: string) => string })
     <section aria-labelledby="billing-preview-title" className="billing-preview">
       <h3 id="billing-preview-title">{t('billing.preview.title', { month: monthName(p.month) })}</h3>
       <p className="muted">{t('billing.preview.note')}</p>
+      {!p.issuerConfigured && (
+        <p className="notice" role="status">
+          {t('billing.preview.issuerNotConfigured')}
+        </p>
+      )}
       <TableScroll label={t('billing.preview.caption', { month: monthName(p.month) })}>
         <table className="data-table billing-lines">
           <caption>{t('billing.preview.caption', { month: monthName(p.month) })}</caption>
