@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract/document.ts';
-import { API_KEY_SCOPES, grants, hasAdminScope, scopeNeeded } from './api-key-scopes.ts';
+import { API_KEY_SCOPES, apiKeyActsAsAdmin, grants, scopeNeeded } from './api-key-scopes.ts';
 
 const contract = loadContract();
 const need = (operationId: string) => scopeNeeded(contract.operation(operationId));
@@ -45,11 +45,19 @@ describe('API key scopes', () => {
     }
   });
 
-  it('lets write include read, and makes a key an administrator only with a users, organization or logs scope', () => {
+  it('lets write include read, and makes a key an administrator only for an operation of an administrators area it is scoped for', () => {
     expect(grants(['users:write'], 'users:read')).toBe(true);
     expect(grants(['users:read'], 'users:write')).toBe(false);
     expect(grants(['flows:write'], 'users:read')).toBe(false);
-    expect(hasAdminScope(['flows:read', 'flows:write'])).toBe(false);
-    expect(hasAdminScope(['flows:read', 'logs:read'])).toBe(true);
+    const listUsers = { operationId: 'listUsers', tags: ['users'], method: 'GET' as const };
+    const listWorkspaces = { operationId: 'listWorkspaces', tags: ['workspaces'], method: 'GET' as const };
+    expect(apiKeyActsAsAdmin(listUsers, ['users:read'])).toBe(true);
+    expect(apiKeyActsAsAdmin(listUsers, ['flows:read', 'logs:read'])).toBe(false);
+    expect(apiKeyActsAsAdmin(listWorkspaces, ['flows:read', 'logs:read', 'users:write'])).toBe(false);
+  });
+
+  it('refuses the personal signing means (e-certificates, seal images) to keys', () => {
+    expect(scopeNeeded({ operationId: 'x', tags: ['e-certificates'], method: 'POST' })).toBeNull();
+    expect(scopeNeeded({ operationId: 'x', tags: ['seal-images'], method: 'POST' })).toBeNull();
   });
 });

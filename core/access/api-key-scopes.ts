@@ -30,8 +30,6 @@ const AREA_OF_TAG: Record<string, Area> = {
   templates: 'flows',
   properties: 'flows',
   signing: 'flows',
-  'e-certificates': 'flows',
-  'seal-images': 'flows',
   'one-time-users': 'flows',
   'ai-ocr': 'flows',
   box: 'flows',
@@ -46,12 +44,13 @@ const AREA_OF_TAG: Record<string, Area> = {
 const AREA_OF_OPERATION: Record<string, Area> = { getInbox: 'flows' };
 
 /**
- * Tags a key never calls: a person's own sign-in and account (getCurrentUser aside), and the API keys themselves (a
- * key minting or widening keys would escape its own scopes).
+ * Tags a key never calls: a person's own sign-in and account (getCurrentUser aside), the API keys themselves (a
+ * key minting or widening keys would escape its own scopes), and a person's own signing means (e-certificates,
+ * seal images: a service user never signs).
  */
-const PERSONAL_TAGS = new Set(['auth', 'signup', 'me', 'api-keys']);
+const PERSONAL_TAGS = new Set(['auth', 'signup', 'me', 'api-keys', 'e-certificates', 'seal-images']);
 
-/** Areas whose scopes make the key's service user an administrator (their operations are administrators' only). */
+/** Areas whose operations are administrators' only: a key acts as an administrator in them, and only there. */
 const ADMIN_AREAS: readonly Area[] = ['users', 'organization', 'logs'];
 
 function areaOf(tag: string): Area {
@@ -75,15 +74,22 @@ export function grants(scopes: readonly string[], scope: ApiKeyScope): boolean {
   return access === 'read' && scopes.includes(`${area}:write`);
 }
 
-/** A key holding a users, organization or logs scope acts as an administrator, always within its scopes. */
-export function hasAdminScope(scopes: readonly string[]): boolean {
-  return scopes.some((scope) => ADMIN_AREAS.includes(scope.split(':')[0] as Area));
+/**
+ * Whether a key acts as an administrator for this one operation: its area is an administrators' area (users,
+ * organization, logs) and the key's scopes grant the scope it needs. Everywhere else (flows) the key's service user
+ * has only its own groups' and role's rights; the service user is never an administrator at rest.
+ */
+export function apiKeyActsAsAdmin(op: KeyOperation, scopes: readonly string[]): boolean {
+  const scope = scopeNeeded(op);
+  if (scope === null || scope === 'none') return false;
+  return ADMIN_AREAS.includes(scope.split(':')[0] as Area) && grants(scopes, scope);
 }
 
 /**
  * The checks a key principal passes after the organization's IP list and before the route's own gates: the
  * organization still has the `apiKeys` feature (403 PLAN_FEATURE_UNAVAILABLE), the operation accepts keys (403
- * API_KEY_NOT_ALLOWED) and the key holds its scope (403 API_KEY_SCOPE_MISSING naming it).
+ * API_KEY_NOT_ALLOWED) and the key holds its scope (403 API_KEY_SCOPE_MISSING naming it). It then decides, for this
+ * request only, whether the key acts as an administrator (apiKeyActsAsAdmin).
  */
 export function assertApiKeyMayCall(op: KeyOperation, principal: Principal): void {
   if (!principal.apiKey) return;
@@ -93,4 +99,5 @@ export function assertApiKeyMayCall(op: KeyOperation, principal: Principal): voi
   if (scope !== 'none' && !grants(principal.apiKey.scopes, scope)) {
     throw new AppError('API_KEY_SCOPE_MISSING', { params: { scope } });
   }
+  principal.isAdmin = apiKeyActsAsAdmin(op, principal.apiKey.scopes);
 }

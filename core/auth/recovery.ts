@@ -59,7 +59,7 @@ export class AccountRecovery {
   private async mailResetLink(jobId: string, input: { loginId: string; email: string }, req: RequestContext) {
     const { knex, clock, config, mailer, oplog } = this.deps;
     const user = await knex('users')
-      .where({ login_id: input.loginId, status: 'active' })
+      .where({ login_id: input.loginId, status: 'active', kind: 'person' }) // never a service user (API key)
       .whereRaw('lower(email) = lower(?)', [input.email])
       .first('id', 'organization_id', 'name', 'email', 'locale');
     if (!user) {
@@ -112,7 +112,7 @@ export class AccountRecovery {
   private async liveLink(knex: Knex, token: string, lock = false) {
     const query = knex('password_reset_tokens as t')
       .join('users as u', 'u.id', 't.user_id')
-      .where({ 't.token_hash': hashOpaqueToken(token), 'u.status': 'active' })
+      .where({ 't.token_hash': hashOpaqueToken(token), 'u.status': 'active', 'u.kind': 'person' })
       .whereNull('t.used_at')
       .where('t.expires_at', '>', this.deps.clock.now());
     if (lock) query.forUpdate();
@@ -140,7 +140,7 @@ export class AccountRecovery {
   private async mailUserIds(input: { email: string }, req: RequestContext): Promise<void> {
     const { knex, config, mailer, oplog } = this.deps;
     const users = await knex('users')
-      .where({ status: 'active' })
+      .where({ status: 'active', kind: 'person' })
       .whereRaw('lower(email) = lower(?)', [input.email])
       .orderBy('login_id')
       .select('id', 'organization_id', 'login_id', 'email', 'locale');

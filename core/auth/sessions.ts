@@ -32,7 +32,7 @@ const PRINCIPAL_SQL = `
     FROM auth_sessions s
     JOIN users u ON u.id = s.user_id
     JOIN organizations o ON o.id = u.organization_id
-   WHERE s.id = $1`;
+   WHERE s.id = $1 AND u.kind = 'person'`; // a service user (API key) never holds a session
 
 interface PrincipalRow {
   revoked_at: Date | null;

@@ -38,7 +38,8 @@ export async function findUserByLoginId(knex: Knex, loginId: string): Promise<Au
 }
 
 export async function findUserById(knex: Knex, id: string): Promise<AuthUser | null> {
-  return (await knex('users').where({ id }).first(COLUMNS)) ?? null;
+  // Service users (API keys) never sign in: to every caller here one is no user.
+  return (await knex('users').where({ id, kind: 'person' }).first(COLUMNS)) ?? null;
 }
 
 /** Stores a new password hash, keeps it in the history and clears the temporary-password state. */

@@ -141,6 +141,7 @@ async function identify(
     .db('sso_identities as i')
     .join('users as u', 'u.id', 'i.user_id')
     .where({ 'i.organization_id': organizationId, 'i.issuer': provider.issuer, 'i.subject': claims.sub })
+    .where({ 'u.kind': 'person' })
     .first('i.id', 'u.id as user_id', 'u.status', 'u.organization_id');
   if (linked && linked.status !== 'deleted' && linked.organization_id === organizationId) {
     await ctx.db('sso_identities').where({ id: linked.id }).update({ last_used_at: now });
@@ -152,7 +153,7 @@ async function identify(
   if (!email || claims.email_verified !== true) throw new AppError('SSO_EMAIL_NOT_VERIFIED');
   const matches: { id: string }[] = await ctx
     .db('users')
-    .where({ organization_id: organizationId })
+    .where({ organization_id: organizationId, kind: 'person' }) // never an API key's service user
     .whereNot({ status: 'deleted' })
     .whereRaw('lower(email) = lower(?)', [email])
     .select('id');

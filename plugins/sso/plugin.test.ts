@@ -321,6 +321,16 @@ describe('sso plugin', () => {
       expect(deactivated.response.body.errors[0].meta.messages.en).toContain('deactivated');
     }, 90_000);
 
+    it('never matches an API key’s service user by its e-mail address', async () => {
+      const org = await configuredOrganization(idp, 'keiyaku-a');
+      const serviceLogin = await insertUser(app, org.organizationId, { kind: 'service' });
+      const service = await app.service.deps.knex('users').where({ login_id: serviceLogin }).first('email');
+      const sub = subject('service');
+      idp.accounts.set(sub, { email: service.email, emailVerified: true });
+      const refused = await signInThrough(idp, org.code, sub);
+      expect([refused.response.status, errorCode(refused.response.body)]).toEqual([403, 'SSO_ACCOUNT_NOT_FOUND']);
+    }, 60_000);
+
     it('creates a just-in-time user in the chosen group, with no usable password, logged', async () => {
       const owner = await signedInOwner(app, { plan: 'professional' });
       const group = await createGroup(app, owner.token, 'SSO新規');

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUserById } from '../../core/auth/users.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { memberToken, signedInOwner } from '../helpers/accounts.ts';
+import { firstGroupId, memberToken, signedInOwner, userIn } from '../helpers/accounts.ts';
+import { createUser, userBody } from '../helpers/org-admin.ts';
+import { seedWorkspace } from '../helpers/workspaces.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -56,7 +59,8 @@ describe('managing keys', () => {
     const users = await app.api.call('listUsers', { token: admin.token });
     expect(users.body.data.map((u: { id: string }) => u.id)).not.toContain(body.data.attributes.serviceUserId);
     const user = await knex()('users').where({ id: body.data.attributes.serviceUserId }).first();
-    expect(user).toMatchObject({ kind: 'service', is_admin: true });
+    // Never an administrator at rest: a key acts as one only per operation of an administrators' area.
+    expect(user).toMatchObject({ kind: 'service', is_admin: false });
   });
 
   it('refuses an expiry in the past with 422 API_KEY_EXPIRY_INVALID', async () => {
@@ -360,5 +364,152 @@ describe('rate limit', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('administrator rights of a key (per operation, never at rest)', () => {
+  it('a flows:read + logs:read key sees only workspaces of its own groups; a users:read key still lists users', async () => {
+    const admin = await standardAdmin();
+    const workspaceId = await seedWorkspace(app, admin.organizationId, [
+      { groupId: await firstGroupId(app, admin.organizationId) },
+    ]);
+    const { secret } = await createKey(admin.token, { scopes: ['flows:read', 'logs:read'] });
+    const list = await app.api.call('listWorkspaces', { token: secret });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((w: { id: string }) => w.id)).not.toContain(workspaceId);
+    const got = await app.api.call('getWorkspace', { token: secret, params: { workspaceId } });
+    expect(got.status).toBe(404);
+    // The administrator does see it: the refusal is the key's, not the workspace's.
+    const mine = await app.api.call('listWorkspaces', { token: admin.token });
+    expect(mine.body.data.map((w: { id: string }) => w.id)).toContain(workspaceId);
+
+    const users = await createKey(admin.token, { scopes: ['users:read'] });
+    expect((await app.api.call('listUsers', { token: users.secret })).status).toBe(200);
+  });
+
+  it('a users:write key cannot create, promote or import an administrator, nor redirect an administrator’s mail (403 API_KEY_NOT_ALLOWED)', async () => {
+    const admin = await standardAdmin();
+    const groupId = await firstGroupId(app, admin.organizationId);
+    const { secret } = await createKey(admin.token, { scopes: ['users:write'] });
+    const loginId = `key-made-${Date.now()}`;
+    const created = await app.api.call('createUser', {
+      token: secret,
+      body: userBody({ loginId, name: 'x', email: 'x@example.com', groupIds: [groupId], isAdmin: true }),
+    });
+    expect([created.status, created.body.errors[0].code]).toEqual([403, 'API_KEY_NOT_ALLOWED']);
+    expect(created.body.errors[0].source.pointer).toBe('/data/attributes/isAdmin');
+    expect(await knex()('users').where({ login_id: loginId }).first('id')).toBeUndefined();
+
+    const person = await createUser(app, admin.token, [groupId]);
+    const promoted = await app.api.call('updateUser', {
+      token: secret,
+      params: { userId: person.id },
+      body: userBody({ isAdmin: true, lockVersion: person.attributes.lockVersion }),
+    });
+    expect([promoted.status, promoted.body.errors[0].code]).toEqual([403, 'API_KEY_NOT_ALLOWED']);
+    // An ordinary change of an ordinary person still works.
+    const renamed = await app.api.call('updateUser', {
+      token: secret,
+      params: { userId: person.id },
+      body: userBody({ name: '改名', lockVersion: person.attributes.lockVersion }),
+    });
+    expect(renamed.status).toBe(200);
+
+    const owner = await knex()('users').where({ login_id: admin.loginId }).first('id', 'lock_version');
+    const redirected = await app.api.call('updateUser', {
+      token: secret,
+      params: { userId: owner.id },
+      body: userBody({ email: 'attacker@example.com', lockVersion: owner.lock_version }),
+    });
+    expect([redirected.status, redirected.body.errors[0].code]).toEqual([403, 'API_KEY_NOT_ALLOWED']);
+
+    const { name: groupName } = await knex()('groups').where({ id: groupId }).first('name');
+    const imported = await fetch(`${app.url}/core/v1/batch/users?dryRun=false`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/csv' },
+      body: `operation,loginId,name,email,groups,isAdmin\r\nadd,${loginId},x,x@example.com,${groupName},true\r\nupdate,${person.attributes.loginId},,,,true\r\n`,
+    });
+    type Rows = { data: { attributes: { rows: { outcome: string; errors?: { code: string }[] }[] } } };
+    const result = (await imported.json()) as Rows;
+    expect(imported.status).toBe(200);
+    expect(result.data.attributes.rows.map((r) => [r.outcome, r.errors?.[0]?.code])).toEqual([
+      ['failed', 'API_KEY_NOT_ALLOWED'],
+      ['failed', 'API_KEY_NOT_ALLOWED'],
+    ]);
+    expect(await knex()('users').where({ id: person.id }).first('is_admin')).toEqual({ is_admin: false });
+  });
+
+  it('refuses the personal signing means (e-certificates, seal images) to a flows:write key', async () => {
+    const admin = await standardAdmin();
+    const { secret } = await createKey(admin.token, { scopes: ['flows:write', 'flows:read'] });
+    const seals = await fetch(`${app.url}/core/v1/me/seal-images`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(seals.status).toBe(403);
+    expect(((await seals.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('API_KEY_NOT_ALLOWED');
+  });
+});
+
+describe('service users outside persons', () => {
+  it('hides the service user from getUser (404) and from identity sign-in', async () => {
+    const admin = await standardAdmin();
+    const { body } = await createKey(admin.token, { scopes: ['users:read'] });
+    const serviceUserId = body.data.attributes.serviceUserId as string;
+    const got = await app.api.call('getUser', { token: admin.token, params: { userId: serviceUserId } });
+    expect(got.status).toBe(404);
+    // signInWithIdentity (plugins' single sign-on) finds users through findUserById: no service user there.
+    expect(await findUserById(knex(), serviceUserId)).toBeNull();
+  });
+});
+
+describe('groups and revoked keys', () => {
+  it('revoking a key takes its service user out of its groups, so the group can be deleted', async () => {
+    const admin = await standardAdmin();
+    const group = await app.api.call('createGroup', { token: admin.token, body: groupBody('連携専用') });
+    const groupId = group.body.data.id as string;
+    const { id, body } = await createKey(admin.token, { scopes: ['flows:read'], groupIds: [groupId] });
+    const serviceUserId = body.data.attributes.serviceUserId as string;
+    expect(await knex()('group_members').where({ user_id: serviceUserId }).pluck('group_id')).toEqual([groupId]);
+    await app.api.call('revokeApiKey', { token: admin.token, params: { apiKeyId: id } });
+    expect(await knex()('group_members').where({ user_id: serviceUserId })).toEqual([]);
+    const deleted = await app.api.call('deleteGroup', { token: admin.token, params: { groupId } });
+    expect(deleted.status).toBe(204);
+  });
+
+  it("a service user's only group can be deleted while the key lives (it needs no group)", async () => {
+    const admin = await standardAdmin();
+    const group = await app.api.call('createGroup', { token: admin.token, body: groupBody('連携専用') });
+    const groupId = group.body.data.id as string;
+    await createKey(admin.token, { scopes: ['flows:read'], groupIds: [groupId] });
+    expect((await app.api.call('deleteGroup', { token: admin.token, params: { groupId } })).status).toBe(204);
+  });
+
+  it("only an organization administrator changes a service user's groups; a group administrator gets 403", async () => {
+    const admin = await standardAdmin();
+    const groupId = await firstGroupId(app, admin.organizationId);
+    const other = await app.api.call('createGroup', { token: admin.token, body: groupBody('連携専用') });
+    const otherId = other.body.data.id as string;
+    const { body } = await createKey(admin.token, { scopes: ['flows:read'], groupIds: [groupId] });
+    const serviceUserId = body.data.attributes.serviceUserId as string;
+    const groupAdmin = await userIn(app, admin.organizationId, [groupId, otherId]);
+    await knex()('group_members').where({ user_id: groupAdmin.id }).update({ is_group_admin: true });
+    const memberBody = { data: { type: 'GroupMember', attributes: { userId: serviceUserId } } };
+
+    const added = await app.api.call('addGroupMember', {
+      token: groupAdmin.token,
+      params: { groupId: otherId },
+      body: memberBody,
+    });
+    expect([added.status, added.body.errors[0].code]).toEqual([403, 'FUNCTION_NOT_PERMITTED']);
+    const removed = await app.api.call('removeGroupMember', {
+      token: groupAdmin.token,
+      params: { groupId, userId: serviceUserId },
+    });
+    expect([removed.status, removed.body.errors[0].code]).toEqual([403, 'FUNCTION_NOT_PERMITTED']);
+
+    // The organization administrator may, down to no group at all.
+    const byAdmin = await app.api.call('removeGroupMember', {
+      token: admin.token,
+      params: { groupId, userId: serviceUserId },
+    });
+    expect(byAdmin.status).toBe(204);
   });
 });

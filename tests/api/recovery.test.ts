@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { RECOVERY_JOB } from '../../core/auth/recovery.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn, signInBody, signUpOrganization, uniqueLoginId } from '../helpers/accounts.ts';
+import { insertUser, signIn, signInBody, signUpOrganization, uniqueLoginId } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import type { CallResult } from '../helpers/client.ts';
 import { readOutbox, recipientOf, waitForMail } from '../helpers/mail.ts';
@@ -242,5 +242,22 @@ describe('user ID reminder', () => {
     expect(mail.text).toContain(one.loginId);
     expect(mail.text).toContain(two.loginId);
     expect((await readOutbox(app)).filter((m) => m.subject === REMINDER_SUBJECT && to(email)(m))).toHaveLength(1);
+  });
+});
+
+// Last in the file: the first test counts every recovery job the file has run.
+describe('service users (API keys)', () => {
+  it("does nothing for an API key's service user: no link, no mail, no user ID reminder", async () => {
+    const org = await signUpOrganization(app);
+    const loginId = await insertUser(app, org.organizationId, { kind: 'service' });
+    const user = await app.service.deps.knex('users').where({ login_id: loginId }).first('id', 'email');
+    const before = (await app.service.deps.jobs.counts(RECOVERY_JOB)).completed ?? 0;
+    expect((await requestReset(loginId, user.email)).status).toBe(202);
+    expect((await remindUserId(user.email)).status).toBe(202);
+    await expect
+      .poll(async () => (await app.service.deps.jobs.counts(RECOVERY_JOB)).completed, { timeout: 10_000 })
+      .toBe(before + 2);
+    expect(await app.service.deps.knex('password_reset_tokens').where({ user_id: user.id })).toEqual([]);
+    expect((await readOutbox(app)).filter(to(user.email))).toEqual([]);
   });
 });

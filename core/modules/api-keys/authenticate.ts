@@ -4,7 +4,6 @@ import type { Clock } from '../../clock.ts';
 import { executeOnConnection } from '../../db/index.ts';
 import type { Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
-import { hasAdminScope } from '../../access/api-key-scopes.ts';
 import { hashApiKeySecret } from './secret.ts';
 
 /** One indexed look-up by the secret's hash (current or previous), with the service user and its organization. */
@@ -68,7 +67,8 @@ export function apiKeyAuthenticator(knex: Knex, clock: Clock) {
       organizationId: row.organization_id,
       // A key has no sign-in session; its id stands in (operations that end a session refuse keys).
       sessionId: row.id,
-      isAdmin: hasAdminScope(row.scopes),
+      // Decided per operation by assertApiKeyMayCall (an administrator only in an administrators' area it is scoped for).
+      isAdmin: false,
       isOwner: false,
       plan: row.plan,
       options: row.options,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { hasAdminScope } from '../../access/api-key-scopes.ts';
 import { assertLockVersion } from '../../db/lock.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -63,7 +62,7 @@ export async function createApiKey(
       email: `api-key-${id}@service.invalid`,
       email_blocked_at: now,
       password_hash: NO_PASSWORD,
-      is_admin: hasAdminScope(input.scopes),
+      is_admin: false, // administrator per request only (apiKeyActsAsAdmin), never at rest
       created_at: now,
       updated_at: now,
     })
@@ -99,7 +98,7 @@ function assertNotRevoked(row: ApiKeyRow): void {
   if (row.revoked_at) throw new AppError('API_KEY_ALREADY_REVOKED');
 }
 
-/** Renames a key or replaces its scopes (the service user's name and administrator flag follow). */
+/** Renames a key or replaces its scopes (the service user's name follows). */
 export async function updateApiKey(
   deps: Deps,
   trx: Knex.Transaction,
@@ -118,7 +117,6 @@ export async function updateApiKey(
     .where({ id: before.service_user_id })
     .update({
       name: input.name ?? before.name,
-      is_admin: hasAdminScope(input.scopes ?? before.scopes),
       updated_at: deps.clock.now(),
       lock_version: trx.raw('lock_version + 1'),
     });
@@ -144,6 +142,8 @@ export async function revokeApiKey(
     .update({ revoked_at: now, previous_secret_expires_at: null, lock_version: before.lock_version + 1 })
     .returning(API_KEY_COLUMNS);
   await trx('users').where({ id: before.service_user_id }).update({ status: 'deactivated', updated_at: now });
+  // A revoked key's service user leaves its groups, so they can be deleted (it never acts again).
+  await trx('group_members').where({ user_id: before.service_user_id }).delete();
   await log(deps, trx, actor, 'api_key.revoked', id, { name: before.name });
   return row as ApiKeyRow;
 }

@@ -17,6 +17,17 @@ async function assertManagesMembers(trx: Knex, actor: Actor, groupId: string) {
     throw new AppError('FUNCTION_NOT_PERMITTED');
 }
 
+/**
+ * An API key's service user (kind 'service') changes groups only by an organization administrator (its groups are
+ * the key's reach); it needs no group, so removing its last one is allowed.
+ */
+async function serviceUserGate(trx: Knex, actor: Actor, userId: string): Promise<boolean> {
+  const user = await trx('users').where({ id: userId, organization_id: actor.organizationId }).first('kind');
+  const isService = user?.kind === 'service';
+  if (isService && !actor.isAdmin) throw new AppError('FUNCTION_NOT_PERMITTED');
+  return isService;
+}
+
 export async function addGroupMember(
   deps: CoreDeps,
   trx: Knex.Transaction,
@@ -27,6 +38,7 @@ export async function addGroupMember(
 ) {
   await assertManagesMembers(trx, actor, groupId);
   if (isGroupAdmin && !actor.isAdmin) throw new AppError('FUNCTION_NOT_PERMITTED');
+  await serviceUserGate(trx, actor, userId);
   const user = await trx('users')
     .where({ id: userId, organization_id: actor.organizationId })
     .whereNot({ status: 'deleted' })
@@ -74,13 +86,14 @@ export async function removeGroupMember(
   userId: string,
 ) {
   await assertManagesMembers(trx, actor, groupId);
+  const isService = await serviceUserGate(trx, actor, userId);
   const member = await memberOf(trx, groupId, userId);
   if (member.is_group_admin) throw new AppError('GROUP_ADMIN_CANNOT_BE_REMOVED');
   const others = await trx('group_members')
     .where({ user_id: userId })
     .whereNot({ group_id: groupId })
     .first('group_id');
-  if (!others) throw new AppError('USER_LAST_GROUP');
+  if (!others && !isService) throw new AppError('USER_LAST_GROUP');
   await trx('group_members').where({ group_id: groupId, user_id: userId }).delete();
   await logGroupChange(deps, trx, actor, 'group.member_removed', groupId, { userId });
 }

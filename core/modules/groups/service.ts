@@ -94,8 +94,11 @@ export async function deleteGroup(deps: CoreDeps, trx: Knex.Transaction, actor: 
   });
   const usages = await groupUsages(trx, groupId);
   if (usages.length > 0) throw new AppError('GROUP_IN_USE', { detail: `used by: ${usages.join(', ')}` });
+  // A service user (API key) needs no group: deleting its last one only narrows the key.
   const stranded = await trx('group_members as m')
+    .join('users as u', 'u.id', 'm.user_id')
     .where('m.group_id', groupId)
+    .where('u.kind', 'person')
     .whereNotExists((q) =>
       q
         .select(trx.raw('1'))

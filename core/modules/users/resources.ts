@@ -6,7 +6,7 @@ export async function userResources(knex: Knex, organizationId: string, ids: str
   if (ids.length === 0) return [];
   const rows = await knex('users as u')
     .leftJoin('sign_in_throttles as t', 't.login_id', 'u.login_id')
-    .where('u.organization_id', organizationId)
+    .where({ 'u.organization_id': organizationId, 'u.kind': 'person' }) // a key's service user is no User (404)
     .whereIn('u.id', ids)
     .whereNot('u.status', 'deleted')
     .select('u.*', 't.locked_until');

@@ -38,11 +38,37 @@ export interface Actor {
   organizationId: string;
   isAdmin: boolean;
   req: RequestContext | null;
+  /** Set when the request authenticated with an API key: a key never grants or changes administrator rights. */
+  viaApiKey?: boolean;
 }
 
 /** The Actor of a signed-in request. */
 export function actorOf(principal: Principal, req: RequestContext): Actor {
-  return { userId: principal.userId, organizationId: principal.organizationId, isAdmin: principal.isAdmin, req };
+  return {
+    userId: principal.userId,
+    organizationId: principal.organizationId,
+    isAdmin: principal.isAdmin,
+    req,
+    ...(principal.apiKey ? { viaApiKey: true } : {}),
+  };
+}
+
+/**
+ * An API key may not make anyone an administrator, change an administrator's rights, nor redirect an
+ * administrator's mail (a password reset sent there would take the account over): 403 API_KEY_NOT_ALLOWED.
+ */
+function assertKeyLeavesAdminsAlone(actor: Actor, wasAdmin: boolean, patch: Partial<UserInput>): void {
+  if (!actor.viaApiKey) return;
+  if (patch.isAdmin !== undefined && patch.isAdmin !== wasAdmin) {
+    throw new AppError('API_KEY_NOT_ALLOWED', { pointer: userPointer('isAdmin') });
+  }
+  if (wasAdmin && (patch.email !== undefined || patch.subEmails !== undefined || patch.loginId !== undefined)) {
+    throw new AppError('API_KEY_NOT_ALLOWED', {
+      pointer: userPointer(
+        patch.email !== undefined ? 'email' : patch.subEmails !== undefined ? 'subEmails' : 'loginId',
+      ),
+    });
+  }
 }
 
 export type { Ref } from '../../db/named-rows.ts';
@@ -139,6 +165,7 @@ function columnsOf(input: Partial<UserInput>): Record<string, unknown> {
 }
 
 export async function createUser(deps: CoreDeps, trx: Knex.Transaction, actor: Actor, input: UserInput) {
+  assertKeyLeavesAdminsAlone(actor, false, input);
   const { groupIds, roleIds } = await checkInput(trx, actor.organizationId, input);
   const now = deps.clock.now();
   const [user] = await uniquely(
@@ -220,6 +247,7 @@ export async function updateUser(
 ) {
   const row = await lockedUser(trx, actor.organizationId, userId);
   assertLockVersion(row, patch.lockVersion);
+  assertKeyLeavesAdminsAlone(actor, row.is_admin, patch);
   if (row.is_owner && patch.isAdmin === false)
     throw new AppError('OWNER_PROTECTED', { pointer: userPointer('isAdmin') });
   const { groupIds, roleIds } = await checkInput(trx, actor.organizationId, patch, userId);
