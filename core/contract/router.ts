@@ -263,14 +263,20 @@ export class ApiRouter {
       const key = input.header(idempotency.IDEMPOTENCY_HEADER);
       const claim = await idempotency.claimIdempotencyKey(this.idempotencyKeys, op, key, input);
       if (claim && 'replay' in claim) return this.replay(ctx, op, claim.replay);
-      const refund = options.rateLimit ? await this.rateLimiter!.consume(options.rateLimit, input) : null;
-      const result = await handler(input as never).catch(async (error: unknown) => {
-        await (claim && 'held' in claim ? claim.held.release() : undefined);
+      // A refusal after the claim (429 from the rate limit, any error of the handler) frees the key for a retry.
+      const held = claim && 'held' in claim ? claim.held : null;
+      const run = async () => {
+        const refund = options.rateLimit ? await this.rateLimiter!.consume(options.rateLimit, input) : null;
+        const answer = await handler(input as never);
+        await refund?.();
+        return answer;
+      };
+      const result = await run().catch(async (error: unknown) => {
+        await held?.release();
         throw error;
       });
-      await refund?.();
       const status = result.status ?? Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? 200);
-      if (claim && 'held' in claim) await claim.held.settle(status, result);
+      if (held) await held.settle(status, result);
       ctx.status = status;
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
       for (const { name, value, path, maxAgeMs } of result.cookies ?? []) {

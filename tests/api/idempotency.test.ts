@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS } from '../../core/contract/idempotency.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { signIn } from '../helpers/accounts.ts';
+import { createWorkspace } from '../helpers/workspaces.ts';
 import { type AdminSession, adminSession } from '../helpers/org-admin.ts';
 
 let app: TestApp;
@@ -175,5 +176,34 @@ describe('Idempotency-Key', () => {
     expect(await count(a.organizationId, '期限切れ')).toBe(1);
     const expired = await app.service.deps.knex('idempotency_keys').where({ organization_id: a.organizationId, key });
     expect(expired).toHaveLength(0); // the failure released the taken-over key
+  });
+});
+
+describe('Idempotency-Key and rate limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    // One invitation mail an hour per user (the production budget of 20, scaled).
+    limited = await startApp({ env: { KEIYAKU_RATE_LIMIT_SCALE: '0.05' } });
+  });
+  afterAll(() => limited.close());
+
+  it('frees a key refused with 429, so the retry after Retry-After is counted again instead of 409', async () => {
+    const admin = await adminSession(limited, { organizationName: '上限冪等株式会社' });
+    const ws = (await createWorkspace(limited, admin.token, [{ kind: 'group', groupId: admin.defaultGroupId }])).id;
+    const invite = (email: string, key: string) =>
+      limited.api.call('invitePartnerOrganization', {
+        token: admin.token,
+        params: { workspaceId: ws },
+        body: { data: { type: 'WorkspaceInvitation', attributes: { email } } },
+        headers: { 'Idempotency-Key': key },
+      });
+    expect((await invite(`first-${process.pid}@example.com`, randomUUID())).status).toBe(201);
+    const key = randomUUID();
+    const refused = await invite(`second-${process.pid}@example.com`, key);
+    expect([refused.status, refused.body.errors[0].code]).toEqual([429, 'TOO_MANY_REQUESTS']);
+    const retry = await invite(`second-${process.pid}@example.com`, key);
+    expect([retry.status, retry.body.errors[0].code]).toEqual([429, 'TOO_MANY_REQUESTS']);
+    const kept = await limited.service.deps.knex('idempotency_keys').where({ organization_id: admin.organizationId });
+    expect(kept).toHaveLength(1); // only the first, successful invitation's
   });
 });
