@@ -8017,7 +8017,7 @@ export interface components {
         PageSize: number;
         /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
         Search: string;
-        /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+        /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
         SystemLinkIdFilter: string;
         /** @description Makes a retry of this create safe. The first response (2xx only) is kept for 24 hours per organization, user, operation and key; a retry with the same key and the same request answers that response again with the header `Idempotency-Replayed: true` and creates nothing. The same key with a different request is 422 `IDEMPOTENCY_KEY_REUSED`; a retry while the first request still runs is 409 `IDEMPOTENCY_KEY_IN_PROGRESS`; a malformed key is 422 `IDEMPOTENCY_KEY_INVALID`. Failed requests (4xx/5xx) are not kept, so they may be retried with the same key. 1–255 visible ASCII characters (a UUID is a good key). Only JSON creates take this header; uploads (multipart) do not: give an upload a `systemLinkId` and look it up with `filter[systemLinkId]` before retrying. */
         IdempotencyKey: string;
@@ -10219,7 +10219,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "loginId" | "-loginId" | "name" | "-name" | "email" | "-email" | "createdAt" | "-createdAt";
                 /** @description Only members of this group. */
@@ -10583,7 +10583,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "memberCount" | "-memberCount";
             };
@@ -10874,7 +10874,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt";
             };
@@ -11163,7 +11163,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 /** @description Only properties of this scope (10 business flow, 20 document). */
                 "filter[scope]"?: components["schemas"]["PropertyScope"];
@@ -11495,7 +11495,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 /** @description `own`: workspaces of the caller's organization; `partner`: those shared with it by others. */
                 "filter[relation]"?: "own" | "partner";
@@ -12042,7 +12042,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 /** @description Comma-separated statuses (draft, in_progress, complete, incomplete, cancelled). Drafts are listed only when asked for (and only the caller's editable ones). */
                 "filter[status]"?: string;
@@ -12876,7 +12876,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "createdAt" | "-createdAt" | "name" | "-name" | "status" | "-status";
             };
@@ -13420,7 +13420,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
@@ -13641,7 +13641,7 @@ export interface operations {
                 "page[size]"?: components["parameters"]["PageSize"];
                 /** @description Free-text search (case-insensitive, partial match) over the list's main text fields. */
                 "filter[q]"?: components["parameters"]["Search"];
-                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters; matches only rows the caller could already see in this list. An integration finds its own record with it. */
+                /** @description Exact match on the ID for system link (case-sensitive), ANDed with the other filters. An ID for system link is unique within one organization, so the filter matches only the caller's own organization's rows (never a partner's workspace, flow or document with the same ID, though the plain list shows those). An integration finds its own record with it. */
                 "filter[systemLinkId]"?: components["parameters"]["SystemLinkIdFilter"];
                 sort?: "name" | "-name" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };

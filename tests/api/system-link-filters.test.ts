@@ -9,6 +9,7 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { insertFlow } from '../helpers/business-flows.ts';
 import { uploadPdf } from '../helpers/documents.ts';
 import { type AdminSession, adminSession, createGroup, createUser, NO_TASKS } from '../helpers/org-admin.ts';
+import { seedTaskWorld } from '../helpers/tasks.ts';
 import { seedWorkspace } from '../helpers/workspaces.ts';
 
 let app: TestApp;
@@ -179,5 +180,28 @@ describe('filter[systemLinkId]', () => {
     const response = await app.api.call('listGroups', { token: a.token, query: { 'filter[systemLinkId]': '' } });
     expect(response.status).toBe(422);
     expect(response.body.errors[0].code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe("filter[systemLinkId] and partners' rows", () => {
+  it("matches only the caller's own organization's workspace and flow, though the partner sees them listed", async () => {
+    const w = await seedTaskWorld(app);
+    const knex = app.service.deps.knex;
+    await knex('workspaces').where({ id: w.workspaceId }).update({ system_link_id: 'SHARED-1' });
+    await knex('business_flows').where({ id: w.flowId }).update({ system_link_id: 'SHARED-1' });
+    const filter = { 'filter[systemLinkId]': 'SHARED-1' };
+    const ids = (response: { body: { data: { id: string }[] } }) => response.body.data.map((row) => row.id);
+
+    const partnerWorkspaces = await app.api.call('listWorkspaces', { token: w.ownerB.token });
+    expect(ids(partnerWorkspaces)).toContain(w.workspaceId);
+    expect(ids(await app.api.call('listWorkspaces', { token: w.ownerB.token, query: filter }))).toEqual([]);
+    expect(ids(await app.api.call('listWorkspaces', { token: w.ownerA.token, query: filter }))).toEqual([
+      w.workspaceId,
+    ]);
+
+    const partnerFlows = await app.api.call('listBusinessFlows', { token: w.ownerB.token });
+    expect(ids(partnerFlows)).toContain(w.flowId);
+    expect(ids(await app.api.call('listBusinessFlows', { token: w.ownerB.token, query: filter }))).toEqual([]);
+    expect(ids(await app.api.call('listBusinessFlows', { token: w.ownerA.token, query: filter }))).toEqual([w.flowId]);
   });
 });

@@ -92,7 +92,10 @@ export async function flowSearchScope(
     const pattern = likePattern(filter.q.trim());
     scope.where((w) => w.whereILike('f.name', pattern).orWhereILike('f.system_link_id', pattern));
   }
-  if (filter.systemLinkId !== undefined) scope.where('f.system_link_id', filter.systemLinkId);
+  // An ID for system link is unique within one organization: it names the caller's own flows, never a partner's.
+  if (filter.systemLinkId !== undefined) {
+    scope.where({ 'f.system_link_id': filter.systemLinkId, 'f.organization_id': principal.organizationId });
+  }
   if (filter.status?.length) scope.whereIn('f.status', filter.status);
   // Drafts are listed only when asked for (the home screen's drafts); every other list leaves them out.
   else scope.whereNot('f.status', 'draft');

@@ -19,7 +19,10 @@ export async function listFlowDocuments(
     const pattern = likePattern(query['filter[q]']);
     scope.where((w) => w.whereILike('d.name', pattern).orWhereILike('d.system_link_id', pattern));
   }
-  if (query['filter[systemLinkId]'] !== undefined) scope.where('d.system_link_id', query['filter[systemLinkId]']);
+  // An ID for system link is unique within one organization: it names the caller's own documents only.
+  if (query['filter[systemLinkId]'] !== undefined) {
+    scope.where({ 'd.system_link_id': query['filter[systemLinkId]'], 'd.organization_id': principal.organizationId });
+  }
   const sortable = { createdAt: 'd.created_at', name: 'd.name', status: 'd.status' };
   const { rows, meta } = await pageOf<DocumentRow>(scope, query, sortable, 'createdAt', 'd.id');
   const versions = rows.length

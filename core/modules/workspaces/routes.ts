@@ -20,7 +20,10 @@ export function workspaceRoutes(api: ApiRouter, deps: CoreDeps): void {
       const pattern = likePattern(query['filter[q]']);
       scope.where((w) => w.whereILike('w.name', pattern).orWhereILike('w.system_link_id', pattern));
     }
-    if (query['filter[systemLinkId]'] !== undefined) scope.where('w.system_link_id', query['filter[systemLinkId]']);
+    // An ID for system link is unique within one organization: it names the caller's own workspaces only.
+    if (query['filter[systemLinkId]'] !== undefined) {
+      scope.where({ 'w.system_link_id': query['filter[systemLinkId]'], 'w.organization_id': principal.organizationId });
+    }
     if (query['filter[relation]'] === 'own') scope.where('w.organization_id', principal.organizationId);
     if (query['filter[relation]'] === 'partner') scope.whereNot('w.organization_id', principal.organizationId);
     const sortable = { name: 'w.name', createdAt: 'w.created_at', updatedAt: 'w.updated_at' };
