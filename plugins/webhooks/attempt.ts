@@ -95,8 +95,11 @@ async function recordAttempt(
       } else if (current.status === 'pending') {
         Object.assign(update, { status: 'failed', next_attempt_at: null });
       }
+    } else if (trigger === 'test') {
+      // A test event is tried once: its failure is final (a replay may try it again).
+      Object.assign(update, { status: 'failed', next_attempt_at: null });
     }
-    if (ok || trigger === 'scheduled') await trx('webhook_deliveries').where({ id: delivery.id }).update(update);
+    if (ok || trigger !== 'replay') await trx('webhook_deliveries').where({ id: delivery.id }).update(update);
     // The endpoint's streak: a success ends it, a failure starts it (or goes on with it).
     const row = (await trx('webhook_endpoints').where({ id: endpoint.id }).forUpdate().first()) as EndpointRow;
     if (ok) {

@@ -197,6 +197,11 @@ describe('webhooks plugin', () => {
     const d3 = await newDocument(app, w.ownerA.token, flow3, 'clean', '稟議書');
     const [internal] = await plan(app, w.ownerA.token, d3, [groupTask(1, 'approve', w.g1)]);
     expect((await step(app, w.ownerA.token, 'approveTask', internal!.id)).status).toBe(200);
+    // A document cancelled from its task (the counterparty declines) is told as document.cancelled too.
+    const d4 = await newDocument(app, w.ownerA.token, flow3, 'clean', '辞退された契約書');
+    const [declined] = await plan(app, w.ownerA.token, d4, [groupTask(1, 'approve', w.g1)]);
+    const declinedStep = await step(app, w.ownerA.token, 'cancelTask', declined!.id, { reason: '辞退' });
+    expect(declinedStep.status, JSON.stringify(declinedStep.body)).toBe(200);
 
     const seen = () => new Set(verified('/events-a', a.secret).map((e) => e.type));
     await waitFor('every event type at A', async () => ALL_TYPES.every((t) => seen().has(t)));
@@ -222,7 +227,14 @@ describe('webhooks plugin', () => {
       fromOrder: 2,
       toOrder: 1,
     });
-    expect(events.find((e) => e.type === 'document.cancelled').data.document.id).toBe(d2);
+    expect(events.some((e) => e.type === 'document.cancelled' && e.data.document.id === d2)).toBe(true);
+    await waitFor('the document cancelled from its task', async () =>
+      verified('/events-a', a.secret).some((e) => e.type === 'document.cancelled' && e.data.document.id === d4),
+    );
+    const fromTask = verified('/events-a', a.secret).find(
+      (e) => e.type === 'document.cancelled' && e.data.document.id === d4,
+    );
+    expect(fromTask.data).toMatchObject({ before: 'in_progress', task: { id: declined!.id, type: 'approve' } });
     expect(events.find((e) => e.type === 'business_flow.completed').data.businessFlow.id).toBe(w.flowId);
     expect(events.find((e) => e.type === 'business_flow.cancelled').data.businessFlow.id).toBe(flow2);
     expect(events.find((e) => e.type === 'invitation.accepted').data).toMatchObject({
@@ -496,6 +508,9 @@ describe('webhooks plugin', () => {
       return rows.length === 1 && rows;
     });
     expect(blocked).toMatchObject({ outcome: 'ssrf_blocked', statusCode: null });
+    // A test event is tried once: its delivery ends failed, not pending for good.
+    const testDelivery = await app.service.deps.knex('webhook_deliveries').where({ endpoint_id: e.id }).first();
+    expect([testDelivery.status, testDelivery.next_attempt_at]).toEqual(['failed', null]);
 
     // Without the operator's allowance, even the test receiver on 127.0.0.1 gets nothing.
     const before = receiver.received.length;

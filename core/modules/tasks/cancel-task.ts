@@ -10,6 +10,7 @@ import type { Principal } from '../../http/context.ts';
 import { autoCompleteIfDone } from '../business-flows/complete.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
 import type { DocumentActor } from '../documents/model.ts';
+import { queueDocumentEvent } from '../events/flow-events.ts';
 import { logTaskStep } from './model.ts';
 import { assertRunnable, lockStep, requiredReason, touchDocument } from './step.ts';
 
@@ -39,6 +40,10 @@ export async function cancelTask(
     { kind: 'cancelled', action: 'document.cancelled', at: now, taskId: task.id, reason },
     { before: document.status, cancelledTasks: cancelled },
   );
+  await queueDocumentEvent(deps, trx, 'document.cancelled', document.id, {
+    before: document.status,
+    task: { id: task.id, type: task.type, order: task.task_order },
+  });
   await notifyFlowParties(deps, trx, {
     businessFlowId: flow.id,
     kind: 'document-cancelled',
