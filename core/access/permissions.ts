@@ -5,7 +5,7 @@ export const PERMISSIONS = {
   /** Organization info, password policy, roles, templates and access restriction. */
   'organization:manage': (p: Principal) => p.isAdmin,
   'users:manage': (p: Principal) => p.isAdmin,
-  /** The plan and paid options (self-service; billing is outside the service). */
+  /** Requests a change of plan or paid options (the service operator applies it: plans are billed). */
   'organization:owner': (p: Principal) => p.isOwner,
   'logs:download': (p: Principal) => p.isAdmin,
   'mail:read': (p: Principal) => p.isAdmin,
