@@ -283,3 +283,25 @@ describe('useSlowLoading', () => {
     expect(result.current).toBe(false);
   });
 });
+
+describe('the inbox after a change', () => {
+  it('is stale after any successful change, so coming back home within 2 s fetches it again', async () => {
+    const client = createQueryClient();
+    const inbox = vi.fn(async () => ({ drafts: 0 }));
+    await client.fetchQuery({ queryKey: ['me', 'inbox'], queryFn: inbox });
+    expect(client.getQueryState(['me', 'inbox'])?.isInvalidated).toBe(false);
+    await client
+      .getMutationCache()
+      .build(client, { mutationFn: () => Promise.reject(networkError()) })
+      .execute(undefined)
+      .catch(() => undefined);
+    expect(client.getQueryState(['me', 'inbox'])?.isInvalidated).toBe(false);
+    await client
+      .getMutationCache()
+      .build(client, { mutationFn: async () => 'created' })
+      .execute(undefined);
+    expect(client.getQueryState(['me', 'inbox'])?.isInvalidated).toBe(true);
+    await client.fetchQuery({ queryKey: ['me', 'inbox'], queryFn: inbox, staleTime: 2_000 });
+    expect(inbox).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,4 +1,4 @@
-import { focusManager, QueryClient } from '@tanstack/react-query';
+import { focusManager, MutationCache, QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { ApiError } from './errors.ts';
 
@@ -25,9 +25,16 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 3;
 }
 
-/** The spec's data-fetching defaults: retry, dedupe 2 s, retry every 5 s (10 s on slow connections). */
+/**
+ * The spec's data-fetching defaults: retry, dedupe 2 s, retry every 5 s (10 s on slow connections). The home
+ * screen's inbox sums up everything, so any successful change marks it stale: coming back home within the 2 s it
+ * stays fresh must not show what was there before the change.
+ */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
+    mutationCache: new MutationCache({
+      onSuccess: () => void client.invalidateQueries({ queryKey: ['me', 'inbox'] }),
+    }),
     defaultOptions: {
       queries: {
         retry: shouldRetry,
@@ -38,6 +45,7 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }
 
 /**

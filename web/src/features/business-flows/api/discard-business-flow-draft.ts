@@ -22,7 +22,7 @@ export function useDiscardBusinessFlowDraft() {
     onSuccess: (_result, input) => {
       queryClient.removeQueries({ queryKey: ['business-flows', 'detail', input.businessFlowId] });
       void queryClient.invalidateQueries({ queryKey: ['business-flows'] });
-      void queryClient.invalidateQueries({ queryKey: ['inbox'] });
+      void queryClient.invalidateQueries({ queryKey: ['me', 'inbox'] });
     },
   });
 }
