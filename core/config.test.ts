@@ -94,4 +94,58 @@ describe('configuration', () => {
       loadConfig({ KEIYAKU_DATA_DIR: dir, HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' }),
     ).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
   });
+
+  it('keeps blobs in the data folder unless KEIYAKU_BLOB_STORE=s3 names a bucket, and checks the S3 settings', () => {
+    const dir = dataDir();
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).blobStore).toEqual({ kind: 'local' });
+    const s3 = { KEIYAKU_DATA_DIR: dir, KEIYAKU_BLOB_STORE: 's3', KEIYAKU_S3_BUCKET: 'keiyaku-docs' };
+    // AWS itself: no endpoint, virtual-hosted keys, credentials from the SDK's chain.
+    expect(loadConfig(s3).blobStore).toEqual({
+      kind: 's3',
+      bucket: 'keiyaku-docs',
+      region: 'us-east-1',
+      endpoint: null,
+      forcePathStyle: false,
+      prefix: '',
+      credentials: null,
+      timeoutMs: 30_000,
+    });
+    // A self-hosted store: path-style by default, a prefix, explicit keys.
+    expect(
+      loadConfig({
+        ...s3,
+        KEIYAKU_S3_ENDPOINT: 'http://minio:9000/',
+        KEIYAKU_S3_REGION: 'ap-northeast-1',
+        KEIYAKU_S3_PREFIX: 'prod/keiyaku/',
+        KEIYAKU_S3_ACCESS_KEY_ID: 'AKIA',
+        KEIYAKU_S3_SECRET_ACCESS_KEY: 'secret',
+      }).blobStore,
+    ).toMatchObject({
+      endpoint: 'http://minio:9000',
+      region: 'ap-northeast-1',
+      forcePathStyle: true,
+      prefix: 'prod/keiyaku/',
+      credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' },
+    });
+    const refused = (env: Record<string, string>, message: RegExp) => {
+      expect(() => loadConfig({ ...s3, ...env })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...s3, ...env })).toThrow(message);
+    };
+    refused({ KEIYAKU_BLOB_STORE: 'gcs' }, /KEIYAKU_BLOB_STORE must be local or s3/);
+    refused({ KEIYAKU_S3_BUCKET: '' }, /KEIYAKU_S3_BUCKET is required/);
+    refused({ KEIYAKU_S3_BUCKET: 'Bad Bucket' }, /KEIYAKU_S3_BUCKET/);
+    refused({ KEIYAKU_S3_ENDPOINT: 'minio:9000' }, /KEIYAKU_S3_ENDPOINT/);
+    refused({ KEIYAKU_S3_PREFIX: 'a/../b' }, /KEIYAKU_S3_PREFIX/);
+    refused({ KEIYAKU_S3_PREFIX: '/abs' }, /KEIYAKU_S3_PREFIX/);
+    refused({ KEIYAKU_S3_ACCESS_KEY_ID: 'AKIA' }, /set both or neither/);
+    refused({ KEIYAKU_S3_FORCE_PATH_STYLE: 'maybe' }, /KEIYAKU_S3_FORCE_PATH_STYLE/);
+    // The error names the setting, never a secret's value.
+    expect(() => loadConfig({ ...s3, KEIYAKU_S3_SECRET_ACCESS_KEY: 'top-secret-value' })).toThrow(
+      /^(?!.*top-secret-value).*KEIYAKU_S3_SECRET_ACCESS_KEY/,
+    );
+    // S3 settings without KEIYAKU_BLOB_STORE=s3 would leave documents on the local disk unnoticed.
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_S3_BUCKET: 'keiyaku-docs' })).toThrow(
+      /KEIYAKU_S3_BUCKET set, but KEIYAKU_BLOB_STORE is not s3/,
+    );
+  });
 });

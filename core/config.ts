@@ -70,7 +70,26 @@ export interface Config {
    * temporary file must be before it is removed (uploads and signings in flight are younger).
    */
   blobSweep: { intervalSeconds: number; graceSeconds: number };
+  /**
+   * Where document files live (KEIYAKU_BLOB_STORE): the data folder by default, or an S3-compatible bucket that
+   * several processes share (core/files/s3-blob-store.ts). Null credentials leave them to the AWS SDK's chain.
+   */
+  blobStore: BlobStoreConfig;
 }
+
+/** The blob store's settings; see Config['blobStore']. */
+export type BlobStoreConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | null;
+      forcePathStyle: boolean;
+      prefix: string;
+      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+      timeoutMs: number;
+    };
 
 export class ConfigError extends Error {}
 
@@ -207,6 +226,67 @@ function pdfWorkFrom(env: NodeJS.ProcessEnv): Config['pdfWork'] {
   };
 }
 
+const S3_SETTINGS = [
+  'KEIYAKU_S3_BUCKET',
+  'KEIYAKU_S3_REGION',
+  'KEIYAKU_S3_ENDPOINT',
+  'KEIYAKU_S3_FORCE_PATH_STYLE',
+  'KEIYAKU_S3_PREFIX',
+  'KEIYAKU_S3_ACCESS_KEY_ID',
+  'KEIYAKU_S3_SECRET_ACCESS_KEY',
+  'KEIYAKU_S3_SESSION_TOKEN',
+  'KEIYAKU_S3_TIMEOUT_MS',
+];
+
+function blobStoreFrom(env: NodeJS.ProcessEnv): BlobStoreConfig {
+  const kind = env.KEIYAKU_BLOB_STORE || 'local';
+  if (kind === 'local') {
+    // Settings for a bucket that is not used would store every document on the local disk unnoticed.
+    const stray = S3_SETTINGS.filter((name) => env[name]);
+    if (stray.length > 0) {
+      throw new ConfigError(`${stray.join(', ')} set, but KEIYAKU_BLOB_STORE is not s3 (set KEIYAKU_BLOB_STORE=s3)`);
+    }
+    return { kind: 'local' };
+  }
+  if (kind !== 's3') throw new ConfigError(`KEIYAKU_BLOB_STORE must be local or s3, got "${kind}"`);
+  const bucket = env.KEIYAKU_S3_BUCKET || '';
+  if (!bucket) throw new ConfigError('KEIYAKU_S3_BUCKET is required with KEIYAKU_BLOB_STORE=s3');
+  if (!/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(`KEIYAKU_S3_BUCKET: "${bucket}" is not a bucket name (3-63 of a-z, 0-9, '.', '-', '_')`);
+  }
+  const endpoint = env.KEIYAKU_S3_ENDPOINT || null;
+  if (endpoint && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(endpoint)) {
+    throw new ConfigError('KEIYAKU_S3_ENDPOINT must be an http:// or https:// URL');
+  }
+  const prefix = (env.KEIYAKU_S3_PREFIX || '').replace(/\/+$/, '');
+  const part = /^[A-Za-z0-9!_.*'()-]+$/;
+  if (prefix && !prefix.split('/').every((p) => part.test(p) && p !== '.' && p !== '..')) {
+    throw new ConfigError(
+      `KEIYAKU_S3_PREFIX: "${prefix}" must be parts of letters, digits and !_.*'()- joined by / (no empty, . or .. part)`,
+    );
+  }
+  const accessKeyId = env.KEIYAKU_S3_ACCESS_KEY_ID || '';
+  const secretAccessKey = env.KEIYAKU_S3_SECRET_ACCESS_KEY || '';
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError('KEIYAKU_S3_ACCESS_KEY_ID and KEIYAKU_S3_SECRET_ACCESS_KEY go together: set both or neither');
+  }
+  const sessionToken = env.KEIYAKU_S3_SESSION_TOKEN || '';
+  if (sessionToken && !accessKeyId) {
+    throw new ConfigError('KEIYAKU_S3_SESSION_TOKEN needs KEIYAKU_S3_ACCESS_KEY_ID and KEIYAKU_S3_SECRET_ACCESS_KEY');
+  }
+  return {
+    kind: 's3',
+    bucket,
+    // Self-hosted stores accept any region in the signature; us-east-1 is what most expect.
+    region: env.KEIYAKU_S3_REGION || env.AWS_REGION || 'us-east-1',
+    endpoint: endpoint?.replace(/\/$/, '') ?? null,
+    forcePathStyle: bool(env, 'KEIYAKU_S3_FORCE_PATH_STYLE', endpoint !== null),
+    prefix: prefix ? `${prefix}/` : '',
+    credentials: accessKeyId ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : null,
+    timeoutMs: int(env, 'KEIYAKU_S3_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+}
+
 function operatorTokenFrom(env: NodeJS.ProcessEnv): string | null {
   const token = env.KEIYAKU_OPERATOR_TOKEN || null;
   if (token && token.length < 24) throw new ConfigError('KEIYAKU_OPERATOR_TOKEN must be at least 24 characters');
@@ -252,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: int(env, 'KEIYAKU_BLOB_SWEEP_INTERVAL_SECONDS', 3600, 1, 7 * 86_400),
       graceSeconds: int(env, 'KEIYAKU_BLOB_SWEEP_GRACE_SECONDS', 3600, 1, 30 * 86_400),
     },
+    blobStore: blobStoreFrom(env),
     clamav: {
       host: env.CLAMAV_HOST || null,
       port: int(env, 'CLAMAV_PORT', 3310, 1, 65535),

@@ -32,6 +32,10 @@ logger.info(
     url: `http://localhost:${config.port}`,
     database: config.database.kind === 'postgres' ? 'postgres' : `pglite at ${config.database.dataDir}`,
     mail: config.smtpUrl ? 'smtp' : 'local outbox (npm run cli -- mail outbox)',
+    blobs:
+      config.blobStore.kind === 's3'
+        ? `s3://${config.blobStore.bucket}/${config.blobStore.prefix}blobs/`
+        : `${config.dataDir}/blobs`,
     plugins: service.host.names(),
   },
   'Keiyaku is listening',

@@ -18,8 +18,8 @@ import { permissionsVersion } from './access/permissions-version.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { coreMigrations, migrateFolder, pendingMigrations } from './db/migrate.ts';
 import type { CoreDeps } from './deps.ts';
-import { LocalBlobStore } from './files/blob-store.ts';
-import { startOrphanSweeper } from './files/sweep-orphans.ts';
+import { openBlobStore, s3Failure } from './files/open-blob-store.ts';
+import { type SweepableStore, startOrphanSweeper } from './files/sweep-orphans.ts';
 import { createHttpServer } from './http/http-server.ts';
 import { ensurePrivateFolder } from './files/private-folder.ts';
 import { verifyMasterKey } from './crypto/key-check.ts';
@@ -120,8 +120,8 @@ export interface ServiceOptions {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const files = new LocalBlobStore(config.dataDir);
-  privateDataFolders(config, files.root);
+  const files = await openBlobStore(config);
+  privateDataFolders(config, 'root' in files ? files.root : null);
   const database = options.database ?? (await openDatabase(config.database));
   const knex = database.knex;
   try {
@@ -130,6 +130,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     await verifyMasterKey(knex, config.masterKey);
   } catch (error) {
     if (!options.database) await database.close();
+    if ('close' in files) files.close();
     throw error;
   }
 
@@ -187,7 +188,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     (p) => permissionsVersion(knex, p),
   );
   api.useIdempotencyKeys(new IdempotencyStore(knex, clock));
-  const ready = async () => readiness(database, host);
+  const ready = async () => readiness(database, host, files);
   healthRoutes(api, ready);
   api.recordApiKeyUses(apiKeyUseRecorder(knex, clock, oplog));
   apiKeyRoutes(api, deps);
@@ -279,6 +280,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         await jobs.stop();
         await host.stop();
         await pdfWork.close();
+        if ('close' in files) files.close();
         if (!options.database) await database.close();
       })();
       return closing;
@@ -290,8 +292,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
  * The data folder holds the database, document files, the mail outbox and the master key: the owner's only
  * (0700), also when an earlier version created it with looser permissions.
  */
-function privateDataFolders(config: Config, blobRoot: string): void {
-  for (const folder of [config.dataDir, blobRoot]) {
+function privateDataFolders(config: Config, blobRoot: string | null): void {
+  for (const folder of blobRoot ? [config.dataDir, blobRoot] : [config.dataDir]) {
     try {
       ensurePrivateFolder(folder);
     } catch (error) {
@@ -300,7 +302,7 @@ function privateDataFolders(config: Config, blobRoot: string): void {
   }
 }
 
-async function readiness(database: Database, host: PluginHost): Promise<Record<string, string>> {
+async function readiness(database: Database, host: PluginHost, files: SweepableStore): Promise<Record<string, string>> {
   const checks: Record<string, string> = {};
   try {
     await database.knex.raw('SELECT 1');
@@ -309,6 +311,13 @@ async function readiness(database: Database, host: PluginHost): Promise<Record<s
     checks.migrations = pending.length === 0 ? 'ok' : `pending: ${pending.join(', ')}`;
   } catch (error) {
     checks.database = `unavailable: ${(error as Error).message}`;
+  }
+  // Blobs on S3: an instance that cannot reach the bucket cannot serve documents (the local folder is the process's).
+  if ('check' in files) {
+    checks.blobStore = await files.check().then(
+      () => 'ok',
+      (error: unknown) => `unavailable: ${s3Failure(error)}`,
+    );
   }
   for (const name of host.names()) checks[`plugin:${name}`] = 'ok';
   return checks;

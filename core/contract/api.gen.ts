@@ -1985,7 +1985,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness, the database answers and every migration is applied. */
+        /** Readiness, the database answers, every migration is applied and (blobs on S3) the bucket answers. */
         get: operations["getReadiness"];
         put?: never;
         post?: never;

@@ -1,5 +1,5 @@
 /*
- * Removes what a crash can leave in the local blob store: blobs no row points at (written, then the process died
+ * Removes what a crash can leave in the blob store: blobs no row points at (written, then the process died
  * before the row committed) and temporary files of writes cut short. Only what is older than the grace period
  * goes, so a blob whose row is about to commit is never taken.
  *
@@ -12,6 +12,12 @@
  * Which rows point at blobs: every column named `sha256` or `<something>_sha256` in the application's schemas
  * (document_versions and seal_images today, and whatever a migration adds under such a name). A column of that
  * name that holds some other hash (e-certificate fingerprints) only makes the sweeper keep more.
+ *
+ * On an S3 bucket there are no temporary objects (a PUT is atomic) and no atomic rename to set a blob aside: the
+ * sweeper lists the blobs (ListObjectsV2, with their LastModified), asks the database about the old ones, looks at
+ * each unreferenced one again (HEAD: a put() rewrites the object, so a blob whose row is coming is young again) and
+ * deletes it. What stays open is the one round trip between that HEAD and the DELETE, against a put() of the same
+ * bytes as an orphan past its grace period (an upload repeated after a crash, an hour later by default).
  */
 import { randomBytes } from 'node:crypto';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
@@ -20,6 +26,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { executeOnConnection } from '../db/index.ts';
 import { type LocalBlobStore, TEMP_SUFFIX } from './blob-store.ts';
+import { S3BlobStore } from './s3-blob-store.ts';
 
 /** Suffix of a blob set aside for deletion. */
 const QUARANTINE_SUFFIX = '.sweep';
@@ -35,6 +42,9 @@ export interface SweepReport {
   restored: number;
   blobsKept: number;
 }
+
+/** The stores the sweeper knows how to walk. */
+export type SweepableStore = LocalBlobStore | S3BlobStore;
 
 /** The columns that may hold blob addresses, as quoted `schema.table` and column names. */
 export async function blobReferenceColumns(knex: Knex): Promise<{ table: string; column: string }[]> {
@@ -56,7 +66,7 @@ export async function blobReferenceColumns(knex: Knex): Promise<{ table: string;
 /** Sweeps the whole store once. */
 export async function sweepOrphanBlobs(
   knex: Knex,
-  store: LocalBlobStore,
+  store: SweepableStore,
   options: { graceMs: number },
 ): Promise<SweepReport> {
   const report: SweepReport = { blobsDeleted: 0, tempFilesDeleted: 0, restored: 0, blobsKept: 0 };
@@ -70,10 +80,40 @@ export async function sweepOrphanBlobs(
     const { rows } = await executeOnConnection(knex, sql, [shas]);
     return new Set(rows.map((row) => row.sha256 as string));
   };
+  if (store instanceof S3BlobStore) {
+    await sweepBucket(store, options.graceMs, referenced, report);
+    return report;
+  }
   for (const folder of await leafFolders(store.root)) {
     await sweepFolder(folder, options.graceMs, referenced, report);
   }
   return report;
+}
+
+async function sweepBucket(
+  store: S3BlobStore,
+  graceMs: number,
+  referenced: (shas: string[]) => Promise<Set<string>>,
+  report: SweepReport,
+): Promise<void> {
+  const old = (lastModified: number | null) => lastModified !== null && Date.now() - lastModified > graceMs;
+  // A page at a time (1,000 keys): deleting keys already listed does not disturb the listing's continuation.
+  for await (const page of store.list()) {
+    const candidates = page.filter((blob) => old(blob.lastModified)).map((blob) => blob.sha256);
+    const kept = await referenced(candidates);
+    report.blobsKept += kept.size;
+    for (const sha256 of candidates) {
+      if (kept.has(sha256)) continue;
+      const lastModified = await store.lastModified(sha256);
+      if (lastModified === null) continue; // another sweeper took it
+      if (!old(lastModified)) {
+        report.blobsKept++; // a put() wrote it again since the listing: its row is coming
+        continue;
+      }
+      await store.delete(sha256);
+      report.blobsDeleted++;
+    }
+  }
 }
 
 async function subfolders(folder: string): Promise<string[]> {
@@ -163,7 +203,7 @@ async function putBack(aside: string, file: string): Promise<void> {
  * a sweep in progress (so it never runs against a closed database).
  */
 export function startOrphanSweeper(
-  deps: { knex: Knex; files: LocalBlobStore; logger: Logger },
+  deps: { knex: Knex; files: SweepableStore; logger: Logger },
   options: { intervalMs: number; graceMs: number },
 ): () => Promise<void> {
   let running: Promise<void> | null = null;
