@@ -5,6 +5,7 @@
  * its class on the way). The pool turns a budget into the task's own code.
  */
 import type { MessagePort } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { PdfBudgetExceeded } from '../files/pdf-budget.ts';
 import { AppError, type ErrorCode, type FieldError } from '../http/errors.ts';
 import { BudgetExceededError } from '../signing/pdf-revisions.ts';
@@ -41,7 +42,8 @@ export default async function runPdfTask(message: PdfTaskMessage): Promise<PdfTa
   message.started.close();
   try {
     const run = PDF_TASKS[message.task] as (input: unknown) => Promise<unknown>;
-    return { ok: true, value: (await run(message.input)) as PdfTasks[PdfTaskName]['output'] };
+    const value = (await run(message.input)) as PdfTasks[PdfTaskName]['output'];
+    return movedBack({ ok: true, value });
   } catch (error) {
     if (error instanceof AppError) {
       const { code, detail, params, fields, headers } = error;
@@ -53,4 +55,26 @@ export default async function runPdfTask(message: PdfTaskMessage): Promise<PdfTa
     const failure = error instanceof Error ? error : new Error(String(error));
     return { ok: false, failure: { message: failure.message, stack: failure.stack } };
   }
+}
+
+/** The buffer a byte array owns whole (a slice of a shared or pooled buffer is copied back instead). */
+function ownBuffer(value: unknown): ArrayBuffer | null {
+  if (!(value instanceof Uint8Array)) return null;
+  const { buffer } = value;
+  return buffer instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === buffer.byteLength
+    ? buffer
+    : null;
+}
+
+/**
+ * A result's bytes (a PDF, a placeholder's file) move back to the pool's thread rather than being copied: a signed
+ * 30 MB file would otherwise cost a copy of 30 MB per task. The worker keeps no reference to them.
+ */
+function movedBack(outcome: PdfTaskOutcome): PdfTaskOutcome {
+  if (!outcome.ok) return outcome;
+  const { value } = outcome;
+  const buffer =
+    ownBuffer(value) ?? (value && typeof value === 'object' ? ownBuffer((value as { bytes?: unknown }).bytes) : null);
+  if (!buffer) return outcome;
+  return move({ [transferableSymbol]: [buffer], [valueSymbol]: outcome }) as unknown as PdfTaskOutcome;
 }

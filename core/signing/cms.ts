@@ -5,8 +5,9 @@
  * builder signs RFC 3161 tokens (encapsulated TSTInfo) for the built-in TSA.
  */
 import { createHash, verify as cryptoVerify, X509Certificate } from 'node:crypto';
-import * as asn1js from 'asn1js';
+import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import * as der from './der.ts';
 import type { SigningKey } from './types.ts';
 
 export const OID = {
@@ -42,33 +43,26 @@ export function parseCertificate(der: Uint8Array): pkijs.Certificate {
   return pkijs.Certificate.fromBER(arrayBuffer(der));
 }
 
-function attribute(type: string, value: asn1js.AsnType): pkijs.Attribute {
-  return new pkijs.Attribute({ type, values: [value] });
+/** Attribute ::= SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF AttributeValue } (DER). */
+function attribute(type: string, value: Uint8Array): Uint8Array {
+  return der.sequence(der.oid(type), der.set(value));
 }
 
 /** SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 } with the default hash (SHA-256) omitted. */
-function signingCertificateV2(certificateDer: Uint8Array): asn1js.Sequence {
-  const certificate = parseCertificate(certificateDer);
-  const issuerSerial = new asn1js.Sequence({
-    value: [
-      new asn1js.Sequence({
-        value: [
-          new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 4 }, value: [certificate.issuer.toSchema()] }),
-        ],
-      }),
-      certificate.serialNumber,
-    ],
-  });
-  const essCertIdV2 = new asn1js.Sequence({
-    value: [new asn1js.OctetString({ valueHex: sha256(certificateDer) }), issuerSerial],
-  });
-  return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
+function signingCertificateV2(certificateDer: Uint8Array): Uint8Array {
+  const { issuer, serial } = der.certificateIds(certificateDer);
+  // IssuerSerial ::= SEQUENCE { issuer GeneralNames (directoryName [4]), serialNumber }
+  const issuerSerial = der.sequence(der.sequence(der.contextConstructed(4, issuer)), serial);
+  const essCertIdV2 = der.sequence(der.octetString(sha256(certificateDer)), issuerSerial);
+  return der.sequence(der.sequence(essCertIdV2));
 }
 
-function signatureAlgorithm(key: SigningKey): pkijs.AlgorithmIdentifier {
+const SHA256_ALGORITHM = der.sequence(der.oid(OID.sha256));
+
+function signatureAlgorithm(key: SigningKey): Uint8Array {
   return key.algorithm === 'RSA'
-    ? new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRsa, algorithmParams: new asn1js.Null() })
-    : new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 });
+    ? der.sequence(der.oid(OID.sha256WithRsa), der.NULL)
+    : der.sequence(der.oid(OID.ecdsaWithSha256));
 }
 
 export interface SignedDataInput {
@@ -85,60 +79,69 @@ export interface SignedDataInput {
   includeCertificates?: boolean;
 }
 
-/** Builds and signs a SignedData; returns the ContentInfo's DER and the SignerInfo's signature value. */
+/**
+ * Builds and signs a SignedData; returns the ContentInfo's DER and the SignerInfo's signature value. Written as DER
+ * directly (der.ts): the certificates go in as the bytes they are.
+ */
 export async function buildSignedData(
   input: SignedDataInput,
 ): Promise<{ der: Uint8Array; signatureValue: Uint8Array }> {
   const { key } = input;
-  const signer = parseCertificate(key.certificate);
+  const signer = der.certificateIds(key.certificate);
   // DER: a SET OF is sorted by its elements' encodings (X.690 §11.6); verifiers such as OpenSSL re-encode it so.
   const attributes = [
-    attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: input.contentType })),
-    attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: input.digest })),
+    attribute(OID.contentType, der.oid(input.contentType)),
+    attribute(OID.messageDigest, der.octetString(input.digest)),
     attribute(OID.signingCertificateV2, signingCertificateV2(key.certificate)),
-  ]
-    .map((a) => ({ a, der: Buffer.from(a.toSchema().toBER(false)) }))
-    .sort((x, y) => Buffer.compare(x.der, y.der))
-    .map(({ a }) => a);
-  const signedAttrsDer = new Uint8Array(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false));
+  ].sort((x, y) => Buffer.compare(x, y));
+  const signedAttrsDer = der.set(...attributes);
   const signatureValue = await key.sign(signedAttrsDer);
-  const signerInfo = new pkijs.SignerInfo({
-    version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-    digestAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
-    signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
-    signatureAlgorithm: signatureAlgorithm(key),
-    signature: new asn1js.OctetString({ valueHex: signatureValue }),
-  });
+  const signerInfo = der.sequence(
+    der.smallInteger(1),
+    der.sequence(signer.issuer, signer.serial),
+    SHA256_ALGORITHM,
+    der.contextConstructed(0, ...attributes), // signedAttrs [0] IMPLICIT SET OF Attribute
+    signatureAlgorithm(key),
+    der.octetString(signatureValue),
+  );
   const certificates =
-    input.includeCertificates === false
-      ? []
-      : [key.certificate, ...key.chain, ...(input.extraCertificates ?? [])].map(parseCertificate);
-  const signedData = new pkijs.SignedData({
-    version: input.content ? 3 : 1,
-    digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 })],
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({
-      eContentType: input.contentType,
-      ...(input.content ? { eContent: new asn1js.OctetString({ valueHex: input.content }) } : {}),
-    }),
-    ...(certificates.length > 0 ? { certificates } : {}),
-    signerInfos: [signerInfo],
-  });
-  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
-  return { der: new Uint8Array(contentInfo.toSchema().toBER(false)), signatureValue };
+    input.includeCertificates === false ? [] : [key.certificate, ...key.chain, ...(input.extraCertificates ?? [])];
+  const signedData = der.sequence(
+    der.smallInteger(input.content ? 3 : 1),
+    der.set(SHA256_ALGORITHM),
+    der.sequence(
+      der.oid(input.contentType),
+      ...(input.content ? [der.contextConstructed(0, der.octetString(input.content))] : []),
+    ),
+    ...(certificates.length > 0 ? [der.contextConstructed(0, ...certificates)] : []),
+    der.set(signerInfo),
+  );
+  const contentInfo = der.sequence(der.oid(OID.signedData), der.contextConstructed(0, signedData));
+  return { der: contentInfo, signatureValue };
 }
 
-/** Adds id-aa-signatureTimeStampToken to the (only) SignerInfo of a SignedData; the signed part is unchanged. */
+/**
+ * Adds id-aa-signatureTimeStampToken to the first SignerInfo of a SignedData as its only unsigned attribute; the
+ * signed part is unchanged (its bytes are copied, not re-encoded).
+ */
 export function addSignatureTimestamp(cmsDer: Uint8Array, tokenDer: Uint8Array): Uint8Array {
-  const { signedData } = parseSignedData(cmsDer);
-  const signerInfo = signedData.signerInfos[0]!;
-  const token = asn1js.fromBER(tokenDer).result;
-  signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
-    type: 1,
-    attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [token] })],
-  });
-  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
-  return new Uint8Array(contentInfo.toSchema().toBER(false));
+  const contentInfo = der.readElement(cmsDer, 0);
+  const [type, explicit] = der.children(cmsDer, contentInfo);
+  if (contentInfo.tag !== 0x30 || type?.tag !== 0x06 || explicit?.tag !== 0xa0) throw new Error('not a ContentInfo');
+  const signedData = der.readElement(cmsDer, explicit.contentStart);
+  const fields = der.children(cmsDer, signedData);
+  const signerInfos = fields[fields.length - 1];
+  if (signedData.tag !== 0x30 || signerInfos?.tag !== 0x31) throw new Error('not a CMS SignedData');
+  const [first, ...others] = der.children(cmsDer, signerInfos);
+  if (!first) throw new Error('SignedData without a SignerInfo');
+  const kept = der.children(cmsDer, first).filter((element) => element.tag !== 0xa1);
+  const unsigned = der.contextConstructed(1, attribute(OID.signatureTimeStampToken, tokenDer));
+  const signerInfo = der.sequence(...kept.map((element) => der.bytesOf(cmsDer, element)), unsigned);
+  const rebuilt = der.sequence(
+    ...fields.slice(0, -1).map((element) => der.bytesOf(cmsDer, element)),
+    der.set(signerInfo, ...others.map((element) => der.bytesOf(cmsDer, element))),
+  );
+  return der.sequence(der.bytesOf(cmsDer, type), der.contextConstructed(0, rebuilt));
 }
 
 export function parseSignedData(der: Uint8Array): { signedData: pkijs.SignedData } {

@@ -9,9 +9,10 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { AppError } from '../http/errors.ts';
 import { arrayBuffer, buildSignedData, certificateDer, checkSigner, OID, parseSignedData, sha256 } from './cms.ts';
+import { children, type DerElement, readElement, sequence, smallInteger } from './der.ts';
 import { softwareKey } from './keys.ts';
 import type { ServiceKey } from './pki.ts';
-import type { TimestampAuthority, TimestampToken } from './types.ts';
+import type { SigningKey, TimestampAuthority, TimestampToken } from './types.ts';
 
 /** The built-in TSA's policy: an OID under the UUID arc (ITU-T X.667), so it names nobody else's policy. */
 export const LOCAL_TSA_POLICY = '2.25.248390614102474722061196519766917187367';
@@ -71,20 +72,27 @@ export async function respondToTimestampRequest(
     ...(request.nonce ? { nonce: request.nonce } : {}),
   });
   const content = new Uint8Array(tstInfo.toSchema().toBER(false));
-  const signingKey = softwareKey({ privateKey: key.privateKey, certificate: key.certificate, chain: key.chain });
   const { der } = await buildSignedData({
-    key: signingKey,
+    key: signingKeyOf(key),
     contentType: OID.tstInfo,
     digest: sha256(content),
     content,
     // RFC 3161 §2.4.1: the certificates field carries the TSA's certificate only when the request asked for it.
     includeCertificates: request.certReq === true,
   });
-  const response = new pkijs.TimeStampResp({
-    status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
-    timeStampToken: pkijs.ContentInfo.fromBER(arrayBuffer(der)),
-  });
-  return new Uint8Array(response.toSchema().toBER(false));
+  // TimeStampResp ::= SEQUENCE { status PKIStatusInfo (granted), timeStampToken ContentInfo }
+  return sequence(sequence(smallInteger(pkijs.PKIStatus.granted)), der);
+}
+
+/** The service key as a SigningKey, made once per key (making one checks the key against its certificate). */
+const signingKeys = new WeakMap<ServiceKey, SigningKey>();
+function signingKeyOf(key: ServiceKey): SigningKey {
+  let signingKey = signingKeys.get(key);
+  if (!signingKey) {
+    signingKey = softwareKey({ privateKey: key.privateKey, certificate: key.certificate, chain: key.chain });
+    signingKeys.set(key, signingKey);
+  }
+  return signingKey;
 }
 
 export function timestampRequest(imprint: Uint8Array, nonce: Uint8Array): Uint8Array {
@@ -130,12 +138,8 @@ export function parseTimestampToken(tokenDer: Uint8Array): ParsedToken {
   };
 }
 
-/** Checks a TimeStampResp against the request it answers and returns the token. */
-export function acceptTimestampResponse(
-  responseDer: Uint8Array,
-  imprint: Uint8Array,
-  nonce: Uint8Array,
-): TimestampToken {
+/** acceptTimestampResponse for a response that is BER but not DER: pkijs reads it and the token is re-encoded. */
+function acceptBerResponse(responseDer: Uint8Array, imprint: Uint8Array, nonce: Uint8Array): TimestampToken {
   let response: pkijs.TimeStampResp;
   try {
     response = pkijs.TimeStampResp.fromBER(arrayBuffer(responseDer));
@@ -149,6 +153,43 @@ export function acceptTimestampResponse(
   }
   if (!response.timeStampToken) throw new AppError('TSA_RESPONSE_INVALID', { detail: 'no token' });
   const der = new Uint8Array(response.timeStampToken.toSchema().toBER(false));
+  return acceptTimestampResponse(sequence(sequence(smallInteger(status)), der), imprint, nonce);
+}
+
+/** Checks a TimeStampResp against the request it answers and returns the token. */
+export function acceptTimestampResponse(
+  responseDer: Uint8Array,
+  imprint: Uint8Array,
+  nonce: Uint8Array,
+): TimestampToken {
+  // TimeStampResp ::= SEQUENCE { status PKIStatusInfo, timeStampToken ContentInfo OPTIONAL }, read as DER so the
+  // token is parsed once (below) and kept as the bytes the TSA signed.
+  let status: number;
+  let tokenElement: DerElement | undefined;
+  try {
+    const outer = readElement(responseDer, 0);
+    const [statusInfo, token] = children(responseDer, outer);
+    const statusValue = statusInfo && children(responseDer, statusInfo)[0];
+    if (outer.tag !== 0x30 || outer.end !== responseDer.length || statusValue?.tag !== 0x02) throw new Error();
+    if (statusValue.end - statusValue.contentStart !== 1) throw new Error();
+    status = responseDer[statusValue.contentStart]!;
+    tokenElement = token;
+  } catch {
+    // Not plain DER (an indefinite length, say): read it the general way.
+    return acceptBerResponse(responseDer, imprint, nonce);
+  }
+  if (status !== pkijs.PKIStatus.granted && status !== pkijs.PKIStatus.grantedWithMods) {
+    let text = '';
+    try {
+      const response = pkijs.TimeStampResp.fromBER(arrayBuffer(responseDer));
+      text = response.status.statusStrings?.map((s) => s.valueBlock.value).join('; ') ?? '';
+    } catch {
+      // the status alone says enough
+    }
+    throw new AppError('TSA_RESPONSE_INVALID', { detail: `status ${status}${text ? `: ${text}` : ''}` });
+  }
+  if (!tokenElement) throw new AppError('TSA_RESPONSE_INVALID', { detail: 'no token' });
+  const der = responseDer.slice(tokenElement.start, tokenElement.end);
   let token: ParsedToken;
   try {
     token = parseTimestampToken(der);
