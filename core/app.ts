@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Contract } from './contract/document.ts';
 import { contractFile } from './contract/document.ts';
 import { apiDocs } from './http/api-docs.ts';
+import { AppError } from './http/errors.ts';
 import { csvBody } from './http/csv-body.ts';
 import { formBody } from './http/form-body.ts';
 import { errorMapper, securityHeaders, traceContext } from './http/middleware.ts';
@@ -35,6 +36,7 @@ export function buildApp(options: {
   app.use(traceContext(logger, config.trustedProxies));
   app.use(errorMapper());
   app.use(securityHeaders());
+  if (config.role === 'worker') app.use(healthOnly());
   if (options.protocols) app.use(options.protocols);
   app.use(apiDocs({ contractPath: contractFile })); // the API reference at /docs, with its own CSP
   app.use(csvBody()); // raw bytes for CSV imports, up to 10 MB; JSON goes on to the parser below
@@ -53,6 +55,17 @@ export function buildApp(options: {
   if (web) app.use(web);
   else logger.warn('web/dist is missing: serving the API only (npm run build makes the workbench)');
   return app;
+}
+
+/** What a worker process answers: a load balancer's or Prometheus's probes, nothing a user asks. */
+const WORKER_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** A worker process (KEIYAKU_ROLE=worker) serves no API and no workbench: anything but its probes is 404. */
+function healthOnly(): Middleware {
+  return async (ctx, next) => {
+    if (!WORKER_PATHS.has(ctx.path)) throw new AppError('ROUTE_NOT_FOUND');
+    await next();
+  };
 }
 
 /** In development and tests, logs any response that breaks the contract (tests also check on their side). */

@@ -28,6 +28,18 @@ describe('configuration', () => {
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/keiyaku' });
   });
 
+  it('runs API and job workers in one process unless KEIYAKU_ROLE splits them (on PostgreSQL only)', () => {
+    const pg = { KEIYAKU_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db:5432/keiyaku' };
+    expect(loadConfig(pg)).toMatchObject({ role: 'all', runWorkers: true });
+    expect(loadConfig({ ...pg, KEIYAKU_WORKERS: 'false' })).toMatchObject({ role: 'all', runWorkers: false });
+    expect(loadConfig({ ...pg, KEIYAKU_ROLE: 'api' })).toMatchObject({ role: 'api', runWorkers: false });
+    expect(loadConfig({ ...pg, KEIYAKU_ROLE: 'worker' })).toMatchObject({ role: 'worker', runWorkers: true });
+    expect(() => loadConfig({ ...pg, KEIYAKU_ROLE: 'jobs' })).toThrow(/KEIYAKU_ROLE must be one of all, api, worker/);
+    expect(() => loadConfig({ ...pg, KEIYAKU_ROLE: 'worker', KEIYAKU_WORKERS: 'false' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...pg, KEIYAKU_ROLE: 'api', KEIYAKU_WORKERS: 'true' })).toThrow(ConfigError);
+    expect(() => loadConfig({ KEIYAKU_DATA_DIR: dataDir(), KEIYAKU_ROLE: 'api' })).toThrow(/needs DATABASE_URL/);
+  });
+
   it('refuses invalid values with a message that names the variable', () => {
     const dir = dataDir();
     expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, PORT: 'eighty' })).toThrow(/PORT/);

@@ -41,7 +41,12 @@ export interface Config {
   pluginConfig: Record<string, Record<string, string>>;
   /** Validate responses against the contract too (tests and development). */
   validateResponses: boolean;
-  /** Run job workers in this process. */
+  /**
+   * What this process does (KEIYAKU_ROLE): `all` (the default) serves HTTP and runs the job workers; `api` serves
+   * HTTP only; `worker` runs the jobs and the periodic work and answers only /healthz, /readyz and /metrics.
+   */
+  role: ProcessRole;
+  /** Run job workers in this process (role all or worker, unless KEIYAKU_WORKERS=false). */
   runWorkers: boolean;
   /** The national corporate number service (Web-API); a null url turns lookups off. */
   corporateNumberApi: { url: string | null; appId: string; timeoutMs: number };
@@ -144,6 +149,22 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+function roleFrom(env: NodeJS.ProcessEnv): { role: ProcessRole; runWorkers: boolean } {
+  const raw = env.KEIYAKU_ROLE?.trim() || 'all';
+  if (!(PROCESS_ROLES as readonly string[]).includes(raw)) {
+    throw new ConfigError(`KEIYAKU_ROLE must be one of ${PROCESS_ROLES.join(', ')}, got "${raw}"`);
+  }
+  const role = raw as ProcessRole;
+  const workers = bool(env, 'KEIYAKU_WORKERS', role !== 'api');
+  if (role === 'worker' && !workers)
+    throw new ConfigError('KEIYAKU_ROLE=worker runs job workers: unset KEIYAKU_WORKERS');
+  if (role === 'api' && workers) throw new ConfigError('KEIYAKU_ROLE=api runs no job workers: unset KEIYAKU_WORKERS');
+  return { role, runWorkers: workers };
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -303,6 +324,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const smtpUrl = env.SMTP_URL || null;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  const { role, runWorkers } = roleFrom(env);
+  // The embedded database lives inside one process: API and workers apart need PostgreSQL.
+  if (role !== 'all' && !url) throw new ConfigError(`KEIYAKU_ROLE=${role} needs DATABASE_URL (PostgreSQL)`);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -324,7 +348,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     pluginConfig: pluginSlices(env),
     validateResponses: bool(env, 'KEIYAKU_VALIDATE_RESPONSES', env.NODE_ENV !== 'production'),
-    runWorkers: bool(env, 'KEIYAKU_WORKERS', true),
+    role,
+    runWorkers,
     corporateNumberApi: corporateNumberApiFrom(env),
     signing: signingFrom(env),
     pdfWork: pdfWorkFrom(env),

@@ -31,6 +31,7 @@ logger.info(
   {
     url: `http://localhost:${config.port}`,
     database: config.database.kind === 'postgres' ? 'postgres' : `pglite at ${config.database.dataDir}`,
+    role: config.role,
     mail: config.smtpUrl ? 'smtp' : 'local outbox (npm run cli -- mail outbox)',
     blobs:
       config.blobStore.kind === 's3'

@@ -2,6 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { type Database, executeOnConnection } from '../db/index.ts';
+import { underMigrationLock } from '../db/migrate.ts';
 import { BOSS_SCHEMA, WorkerInstance } from './liveness.ts';
 
 /** A job handler: gets the job's id (stable across retries) and data; throwing schedules a retry. */
@@ -149,20 +150,24 @@ export class JobQueue {
    * puts back the jobs of workers that died (a restart resumes them at once) and starts the fetch loops.
    */
   async start(queues: string[] = []): Promise<void> {
-    if (!this.started) await this.install();
-    const names = new Set([...this.handlers.keys(), ...queues]);
-    for (const name of names) {
-      const policy = this.handlers.get(name)?.policy ?? this.policyOf({});
-      const queue = {
-        name,
-        retryLimit: policy.retryLimit,
-        retryDelay: policy.retryDelaySeconds,
-        retryBackoff: policy.retryBackoff,
-        expireInSeconds: policy.expireSeconds,
-      };
-      await this.boss.createQueue(name, queue);
-      await this.boss.updateQueue(name, queue); // an existing queue takes the current policy
-    }
+    // Processes starting together install the schema and create the queues one after the other (see
+    // underMigrationLock).
+    await underMigrationLock(this.db.knex, async () => {
+      if (!this.started) await this.install();
+      const names = new Set([...this.handlers.keys(), ...queues]);
+      for (const name of names) {
+        const policy = this.handlers.get(name)?.policy ?? this.policyOf({});
+        const queue = {
+          name,
+          retryLimit: policy.retryLimit,
+          retryDelay: policy.retryDelaySeconds,
+          retryBackoff: policy.retryBackoff,
+          expireInSeconds: policy.expireSeconds,
+        };
+        await this.boss.createQueue(name, queue);
+        await this.boss.updateQueue(name, queue); // an existing queue takes the current policy
+      }
+    });
     if (this.options.runWorkers === false) return;
     await this.instance.register();
     await this.instance.reapDead();
