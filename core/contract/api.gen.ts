@@ -3949,8 +3949,10 @@ export interface components {
         };
         /** @description Paging of a list response. */
         ListMeta: {
-            /** @description Items matching the filters, over all pages. */
+            /** @description Items matching the filters, over all pages. The lists of business flows, documents, tasks and workspaces stop counting at 1,000 or at the end of the page asked for, whichever is further: then `totalCapped` is true and `total` is a lower bound (show "1,000+"; a next page exists). */
             total: number;
+            /** @description Only on the lists that stop counting (business flows, documents, tasks, workspaces): true when more items match than `total` says. */
+            totalCapped?: boolean;
             page: {
                 number: number;
                 size: number;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { Principal } from '../../http/context.ts';
-import { pageOf } from '../../http/pagination.ts';
+import { LIST_COUNT_CAP, pageOf } from '../../http/pagination.ts';
 import { flowAccess } from '../workspaces/access.ts';
 import { cancelFlow, completeByHand, markIncomplete } from './change-status.ts';
 import { createBusinessFlow } from './create-business-flow.ts';
@@ -38,7 +38,9 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
     scope: Knex.QueryBuilder,
     list: { 'page[number]'?: number; 'page[size]'?: number; sort?: string },
   ) => {
-    const { rows, meta } = await pageOf<FlowListRow>(scope, list, FLOW_SORTABLE, '-createdAt', 'f.id');
+    const { rows, meta } = await pageOf<FlowListRow>(scope, list, FLOW_SORTABLE, '-createdAt', 'f.id', {
+      countCap: LIST_COUNT_CAP,
+    });
     return { body: { data: await flowResources(knex, principal, rows), meta } };
   };
 

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { DocumentVersionRow } from '../../files/scan.ts';
 import type { Principal } from '../../http/context.ts';
-import { likePattern, type ListQuery, pageOf } from '../../http/pagination.ts';
+import { likePattern, type ListQuery, LIST_COUNT_CAP, pageOf } from '../../http/pagination.ts';
 import { flowAccess } from '../workspaces/access.ts';
 import { documentSummary } from './detail.ts';
 import type { DocumentRow } from './model.ts';
@@ -24,7 +24,9 @@ export async function listFlowDocuments(
     scope.where({ 'd.system_link_id': query['filter[systemLinkId]'], 'd.organization_id': principal.organizationId });
   }
   const sortable = { createdAt: 'd.created_at', name: 'd.name', status: 'd.status' };
-  const { rows, meta } = await pageOf<DocumentRow>(scope, query, sortable, 'createdAt', 'd.id');
+  const { rows, meta } = await pageOf<DocumentRow>(scope, query, sortable, 'createdAt', 'd.id', {
+    countCap: LIST_COUNT_CAP,
+  });
   const versions = rows.length
     ? ((await db('document_versions')
         .distinctOn('document_id')

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
-import { likePattern, type ListQuery, pageOf } from '../../http/pagination.ts';
+import { likePattern, type ListQuery, LIST_COUNT_CAP, pageOf } from '../../http/pagination.ts';
 import { whereAssignedTo } from './model.ts';
 import { assigneeOf } from './resources.ts';
 
@@ -98,6 +98,8 @@ export async function listMyTasks(knex: Knex, principal: Principal, query: MyTas
     scope.where((w) => w.whereILike('d.name', pattern).orWhereILike('f.name', pattern));
   }
   const sortable = { activatedAt: 't.updated_at', documentName: 'd.name', businessFlowName: 'f.name' };
-  const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, '-activatedAt', 't.id');
+  const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, '-activatedAt', 't.id', {
+    countCap: LIST_COUNT_CAP,
+  });
   return { data: rows.map(myTaskResource), meta };
 }

@@ -1,7 +1,7 @@
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { likePattern, pageOf } from '../../http/pagination.ts';
+import { likePattern, LIST_COUNT_CAP, pageOf } from '../../http/pagination.ts';
 import { actorOf } from '../users/service.ts';
 import { workspaceAccessMany } from './access.ts';
 import { addParticipant, removeParticipant, updateParticipant } from './participants.ts';
@@ -27,7 +27,9 @@ export function workspaceRoutes(api: ApiRouter, deps: CoreDeps): void {
     if (query['filter[relation]'] === 'own') scope.where('w.organization_id', principal.organizationId);
     if (query['filter[relation]'] === 'partner') scope.whereNot('w.organization_id', principal.organizationId);
     const sortable = { name: 'w.name', createdAt: 'w.created_at', updatedAt: 'w.updated_at' };
-    const { rows, meta } = await pageOf<Row>(scope, query, sortable, '-createdAt', 'w.id');
+    const { rows, meta } = await pageOf<Row>(scope, query, sortable, '-createdAt', 'w.id', {
+      countCap: LIST_COUNT_CAP,
+    });
     const access = await workspaceAccessMany(knex, principal, rows as never);
     const counts = await flowCounts(
       knex,

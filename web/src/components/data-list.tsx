@@ -67,20 +67,25 @@ export function Pager(props: {
   page: number;
   size: number;
   total: number;
+  /** More than `total` match (lists of flows, documents, tasks and workspaces stop counting): a next page exists. */
+  totalCapped?: boolean;
   onPage: (page: number) => void;
   onSize: (size: number) => void;
   idPrefix: string;
 }) {
-  const { t } = useTranslation('dataList');
+  const { t, i18n } = useTranslation('dataList');
   const { page, size, total } = props;
-  const pages = pageCount(total, size);
+  const capped = props.totalCapped === true;
+  const pages = capped ? page + 1 : pageCount(total, size);
   if (total === 0) return null;
   const from = (page - 1) * size + 1;
-  const to = Math.min(total, page * size);
+  const to = capped ? page * size : Math.min(total, page * size);
+  const number = new Intl.NumberFormat(i18n.language === 'en' ? 'en-US' : 'ja-JP');
+  const status = { total: number.format(total), from: number.format(from), to: number.format(to), page, pages };
   return (
     <nav className="pager" aria-label={t('pagingLabel')}>
       <p className="pager-status" aria-live="polite">
-        {t('pageStatus', { total, from, to, page, pages })}
+        {t(capped ? 'pageStatusCapped' : 'pageStatus', status)}
       </p>
       <div className="pager-controls">
         <button type="button" className="button" disabled={page <= 1} onClick={() => props.onPage(page - 1)}>
@@ -176,7 +181,7 @@ interface PagedQuery {
   isSuccess: boolean;
   isFetching: boolean;
   error: unknown;
-  data: { meta: { total: number } } | undefined;
+  data: { meta: { total: number; totalCapped?: boolean } } | undefined;
   refetch: () => unknown;
 }
 
@@ -221,6 +226,7 @@ export function PagedTable(props: {
         page={list.params.page}
         size={list.params.size}
         total={query.data?.meta.total ?? 0}
+        totalCapped={query.data?.meta.totalCapped}
         onPage={list.setPage}
         onSize={list.setSize}
       />

@@ -146,6 +146,7 @@ export function BusinessFlowsPage() {
         page={search.page}
         size={search.size}
         total={total}
+        totalCapped={flows.data?.meta.totalCapped}
         onPage={(page) => go({ ...search, page })}
         onSize={(size) => go({ ...search, size, page: 1 })}
       />
