@@ -14,21 +14,24 @@
  * response validation are off unless set, so the figures are those of the request path alone.
  *
  * Then the size of the JavaScript the workbench's /login page loads, gzipped, from the production build
- * (bench/web-size.ts, which also runs on its own), and last PAdES B-T signing with the real engine: signatures per
- * second of a 1 MB PDF, wall time and peak RSS of signing a 30 MB one, next to SHA-256 of the same bytes and one raw
- * RSA-2048 signature (bench/signing.ts, which also runs on its own).
+ * (bench/web-size.ts), and, each in a process of its own: the start times and memory (bench/start.ts), PAdES B-T
+ * signing with the real engine (bench/signing.ts) and the lists at 100,000 flows on PostgreSQL (bench/flows.ts).
+ * Each also runs on its own. The run ends with one table of every target of the speed-and-scale issue next to its
+ * figure and the machine's load (bench/targets.ts). Set DATABASE_URL for the /me target on PostgreSQL.
  */
-import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { loadConfig } from '../core/config.ts';
 import { createService, type Service } from '../core/service.ts';
 import { signUpAndIn } from './api.ts';
 import { reportLoginRouteSize } from './web-size.ts';
 import { intFromEnv } from './env.ts';
+import { formatTargets, runBenchScript, type TargetRow } from './targets.ts';
 
 const SECONDS = intFromEnv('BENCH_SECONDS', 10, 1);
 const CONNECTIONS = intFromEnv('BENCH_CONNECTIONS', 50, 1);
@@ -107,22 +110,25 @@ function printTable(title: string, targets: Target[], figures: Figures[]): void 
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
-/**
- * bench/signing.ts in a process of its own, so its RSS figures are those of signing alone and not of the service
- * (and PGlite) the HTTP load leaves in this one.
- */
-async function runSigningBench(): Promise<void> {
-  const child = spawn(process.execPath, [...process.execArgv, path.join(import.meta.dirname, 'signing.ts')], {
-    stdio: 'inherit',
-  });
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  if (code !== 0) throw new Error(`bench/signing.ts exited with ${code}`);
+/** Whether the PostgreSQL bench/flows.ts uses (its DATABASE_URL default's server) answers. */
+async function postgresReachable(): Promise<boolean> {
+  const url = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
-async function main(): Promise<void> {
+/** The request path's target: an authenticated read at 0.4× or more of the framework ceiling. */
+const ME_TARGET_RATIO = 0.4;
+
+async function main(): Promise<TargetRow[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-'));
   const config = loadConfig({
     ...process.env,
@@ -177,24 +183,56 @@ async function main(): Promise<void> {
       figures,
     );
     if (figures.some((f) => f.errors > 0 || f.non2xx > 0)) process.exitCode = 1;
+    const [ceiling, read] = figures as [Figures, Figures];
+    const ratio = read.requestsPerSecond / ceiling.requestsPerSecond;
+    return [
+      {
+        area: 'request path',
+        target: `GET /me ≥ ${ME_TARGET_RATIO}× GET /healthz req/s (${database})`,
+        figure:
+          `${ratio.toFixed(2)}× (${Math.round(read.requestsPerSecond).toLocaleString('en-US')} against ` +
+          `${Math.round(ceiling.requestsPerSecond).toLocaleString('en-US')} req/s, ${CONNECTIONS} connections)`,
+        met: ratio >= ME_TARGET_RATIO,
+      },
+    ];
   } finally {
     await stop();
   }
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
+/**
+ * Every benchmark in one run, each in a process of its own after the HTTP load (its CPU and RSS are its own), then
+ * one table of every target next to its figure. The lists need PostgreSQL (bench/flows.ts makes its own database;
+ * BENCH_SKIP_FLOWS=1 leaves them out: seeding 100,000 flows takes a minute or two).
+ */
+async function runAll(): Promise<void> {
+  const rows: TargetRow[] = [];
+  const step = async (name: string, work: () => Promise<TargetRow[] | void>) => {
+    try {
+      rows.push(...((await work()) ?? []));
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+      rows.push({ area: name, target: 'runs to the end', figure: 'failed (see above)', met: false });
+      process.exitCode = 1;
+    }
+  };
+  await step('request path', main);
   // After the load, so a build of a stale web/dist never competes with the measured server for the CPU.
-  .then(() => reportLoginRouteSize())
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .then(() => runSigningBench())
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
+  await step('web', async () => {
+    await reportLoginRouteSize();
   });
+  const script = (name: string) => path.join(import.meta.dirname, name);
+  if (existsSync(script('start.ts'))) await step('start', () => runBenchScript(script('start.ts')));
+  await step('signing', () => runBenchScript(script('signing.ts')));
+  if (process.env.BENCH_SKIP_FLOWS !== '1') {
+    if (await postgresReachable()) await step('lists', () => runBenchScript(script('flows.ts')));
+    else rows.push({ area: 'lists', target: 'needs PostgreSQL', figure: 'not reachable: skipped', met: null });
+  }
+  console.log(formatTargets('Every target, this run', rows));
+  if (rows.some((row) => row.met === false)) console.log('\nSome targets are NOT MET (see above).');
+}
+
+runAll().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
