@@ -5,6 +5,7 @@ import { buildApp, InFlightRequests } from './app.ts';
 import { AccountRecovery } from './auth/recovery.ts';
 import { authRoutes } from './auth/routes.ts';
 import { GuestSessions } from './auth/guest-sessions.ts';
+import { PrincipalCache } from './auth/principal-cache.ts';
 import { Sessions } from './auth/sessions.ts';
 import { SignIn } from './auth/sign-in.ts';
 import { TokenSigner } from './auth/tokens.ts';
@@ -165,7 +166,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
       guard: (event, payload) => host.guard(event, payload),
     },
   };
-  const sessions = new Sessions(knex, new TokenSigner(config.masterKey, config.accessTokenTtlSeconds), clock, oplog);
+  // PostgreSQL only: the embedded PGlite is one process and answers in-process, and has no listener connection.
+  const principalCache = database.kind === 'postgres' && database.url ? new PrincipalCache(database.url, logger) : null;
+  await principalCache?.start(knex);
+  const sessions = new Sessions(
+    knex,
+    new TokenSigner(config.masterKey, config.accessTokenTtlSeconds),
+    clock,
+    oplog,
+    principalCache,
+  );
   const signIn = new SignIn(deps, sessions);
   const host = new PluginHost(plugins, {
     ...deps,
@@ -280,6 +290,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         await jobs.stop();
         await host.stop();
         await pdfWork.close();
+        await principalCache?.close();
         if ('close' in files) files.close();
         if (!options.database) await database.close();
       })();

@@ -34,8 +34,22 @@ const CURRENT_USER_SQL = `
 export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): void {
   const { knex } = deps;
 
-  /** The answer of getCurrentUser (and of updateMe, after its change). */
+  /**
+   * The answer of getCurrentUser (and of updateMe, after its change). A person's answer is kept in the principal
+   * cache (core/auth/principal-cache.ts) until a change to the user or their organization is told; an API key's
+   * principal is decided per operation, so its answer is always read.
+   */
   const currentUser = async (principal: Principal) => {
+    const cache = principal.apiKey ? null : sessions.cache;
+    const cached = cache?.body(principal.userId);
+    if (cached) return { body: cached as Awaited<ReturnType<typeof readCurrentUser>> };
+    const generation = cache?.generation ?? 0;
+    const body = await readCurrentUser(principal);
+    cache?.putBody(generation, principal, body);
+    return { body };
+  };
+
+  const readCurrentUser = async (principal: Principal) => {
     const { rows } = await executeOnConnection(knex, CURRENT_USER_SQL, [principal.userId], 'keiyaku_current_user');
     const row = rows[0] as Record<string, any> | undefined;
     if (!row) throw new AppError('NOT_FOUND');
@@ -44,34 +58,32 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
       expiryDays: row.expiry_days ?? DEFAULT_PASSWORD_POLICY.expiryDays,
     });
     return {
-      body: {
-        data: {
-          type: 'User',
-          id: row.id,
-          attributes: {
-            loginId: row.login_id,
-            name: row.name,
-            email: row.email,
-            emailConfirmed: emailConfirmed(row as { email: string; email_confirmed_address: string | null }),
-            mobilePhone: row.mobile_phone ?? null,
-            locale: row.locale,
-            isOwner: row.is_owner,
-            isAdmin: row.is_admin,
-            passwordExpiresAt: expiresAt?.toISOString() ?? null,
-            lockVersion: row.lock_version,
-            organization: {
-              id: row.organization_id,
-              code: row.code,
-              name: row.organization_name,
-              plan: row.plan,
-              // A feature whose plugin is switched off is not offered, whatever the plan.
-              features: PLAN_FEATURE_NAMES.filter(
-                (f) => planHasFeature(principal.plan, f, principal.options) && !deps.featuresOff.has(f),
-              ),
-            },
-            groups: row.groups,
-            permissionsVersion: await permissionsVersion(knex, principal),
+      data: {
+        type: 'User',
+        id: row.id,
+        attributes: {
+          loginId: row.login_id,
+          name: row.name,
+          email: row.email,
+          emailConfirmed: emailConfirmed(row as { email: string; email_confirmed_address: string | null }),
+          mobilePhone: row.mobile_phone ?? null,
+          locale: row.locale,
+          isOwner: row.is_owner,
+          isAdmin: row.is_admin,
+          passwordExpiresAt: expiresAt?.toISOString() ?? null,
+          lockVersion: row.lock_version,
+          organization: {
+            id: row.organization_id,
+            code: row.code,
+            name: row.organization_name,
+            plan: row.plan,
+            // A feature whose plugin is switched off is not offered, whatever the plan.
+            features: PLAN_FEATURE_NAMES.filter(
+              (f) => planHasFeature(principal.plan, f, principal.options) && !deps.featuresOff.has(f),
+            ),
           },
+          groups: row.groups,
+          permissionsVersion: await permissionsVersion(knex, principal),
         },
       },
     };
@@ -81,7 +93,9 @@ export function meRoutes(api: ApiRouter, deps: CoreDeps, sessions: Sessions): vo
 
   api.operation('updateMe', async ({ principal, body, req }) => {
     await updateMe(deps, principal, body.data.attributes, req);
-    return currentUser(principal);
+    // Read after the change, never from the cache its notification may not have reached yet.
+    sessions.cache?.apply(`u:${principal.userId}`);
+    return { body: await readCurrentUser(principal) };
   });
 
   // Per user on top of the sign-in lock that wrong current passwords count against.
