@@ -26,6 +26,8 @@ export function buildApp(options: {
   inFlight: InFlightRequests;
   /** Protocol endpoints outside the contract (the built-in TSA, the local CA's certificate and CRL). */
   protocols?: Middleware;
+  /** Times every request for GET /metrics (core/http/metrics.ts). */
+  metrics?: Middleware;
 }): Koa {
   const { config, logger, contract, api, inFlight } = options;
   // Koa's proxy mode believes the leftmost X-Forwarded-For from anyone: traceContext resolves the client instead.
@@ -33,6 +35,7 @@ export function buildApp(options: {
   app.silent = true; // errorMapper logs every error with its traceId
 
   app.use(inFlight.middleware());
+  if (options.metrics) app.use(options.metrics);
   app.use(traceContext(logger, config.trustedProxies));
   app.use(errorMapper());
   app.use(securityHeaders());

@@ -15,6 +15,8 @@ export interface Config {
   publicUrl: string;
   /** The service operator's token for /operator operations (`keiyaku orgs ...`); null switches them off. */
   operatorToken: string | null;
+  /** The bearer token GET /metrics asks for (KEIYAKU_METRICS_TOKEN); null: /metrics is not served. */
+  metricsToken: string | null;
   dataDir: string;
   database: DatabaseConfig;
   /** 32-byte key that encrypts secrets at rest and derives the token-signing key. */
@@ -308,9 +310,10 @@ function blobStoreFrom(env: NodeJS.ProcessEnv): BlobStoreConfig {
   };
 }
 
-function operatorTokenFrom(env: NodeJS.ProcessEnv): string | null {
-  const token = env.KEIYAKU_OPERATOR_TOKEN || null;
-  if (token && token.length < 24) throw new ConfigError('KEIYAKU_OPERATOR_TOKEN must be at least 24 characters');
+/** A secret an operator's tool presents as a bearer token (the operator CLI, Prometheus): long, or none. */
+function bearerSecretFrom(env: NodeJS.ProcessEnv, name: string): string | null {
+  const token = env[name] || null;
+  if (token && token.length < 24) throw new ConfigError(`${name} must be at least 24 characters`);
   return token;
 }
 
@@ -331,7 +334,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     publicUrl: (env.KEIYAKU_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
-    operatorToken: operatorTokenFrom(env),
+    operatorToken: bearerSecretFrom(env, 'KEIYAKU_OPERATOR_TOKEN'),
+    metricsToken: bearerSecretFrom(env, 'KEIYAKU_METRICS_TOKEN'),
     dataDir,
     database: url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') },
     masterKey: masterKeyFrom(env, dataDir),

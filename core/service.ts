@@ -6,6 +6,7 @@ import { AccountRecovery } from './auth/recovery.ts';
 import { authRoutes } from './auth/routes.ts';
 import { GuestSessions } from './auth/guest-sessions.ts';
 import { PrincipalCache } from './auth/principal-cache.ts';
+import { ServiceMetrics } from './http/metrics.ts';
 import { Sessions } from './auth/sessions.ts';
 import { SignIn } from './auth/sign-in.ts';
 import { TokenSigner } from './auth/tokens.ts';
@@ -14,7 +15,7 @@ import { type Config, ConfigError } from './config.ts';
 import { loadContract } from './contract/document.ts';
 import { ApiRouter } from './contract/router.ts';
 import { IdempotencyStore } from './contract/idempotency.ts';
-import { RateLimiter } from './access/rate-limits.ts';
+import { perIp, RateLimiter } from './access/rate-limits.ts';
 import { permissionsVersion } from './access/permissions-version.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { coreMigrations, migrateFolder, pendingMigrations } from './db/migrate.ts';
@@ -187,7 +188,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
   await host.load();
 
   const contract = loadContract();
+  const metrics = new ServiceMetrics({ knex, jobDepth: true, pdfTasksPending: () => pdfWork.pending });
+  pdfWork.onSigned = (level, seconds) => metrics.signed(level, seconds);
+  jobs.onOutcome = (queue, outcome) => metrics.job(queue, outcome);
   const rateLimiter = new RateLimiter(knex, config.rateLimitScale);
+  rateLimiter.onRefused = (limit) => metrics.rateLimited(limit);
   const guestSessions = new GuestSessions(knex, config.masterKey, clock);
   const apiKeys = { recognises: looksLikeApiKey, resolve: apiKeyAuthenticator(knex, clock) };
   const api = new ApiRouter(
@@ -200,6 +205,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   api.useIdempotencyKeys(new IdempotencyStore(knex, clock));
   const ready = async () => readiness(database, host, files);
   healthRoutes(api, ready);
+  api.operation('getMetrics', { rateLimit: [perIp('metricsTokenPerIp')] }, async ({ header }) =>
+    metrics.answer(config.metricsToken, header('authorization')),
+  );
   api.recordApiKeyUses(apiKeyUseRecorder(knex, clock, oplog));
   apiKeyRoutes(api, deps);
   authRoutes(api, signIn, sessions, new AccountRecovery(deps, sessions));
@@ -239,6 +247,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     api: api.routes(host.unboundOperations(api)),
     inFlight,
     protocols: pkiProtocolRoutes(deps.signing, clock),
+    metrics: metrics.middleware(),
   });
   await host.start();
   // Core queues exist even while the plugin that works them is off, so what core sends waits instead of failing.

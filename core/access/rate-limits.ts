@@ -65,6 +65,8 @@ export const RATE_LIMIT_POLICIES = {
   // The public price list, and refused service-operator tokens (`keiyaku orgs ...`, core/modules/plans).
   plansPerIp: { points: 600, windowSeconds: MINUTE },
   operatorTokenPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
+  // Wrong tokens at GET /metrics from one address.
+  metricsTokenPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   mailBounceSecretPerIp: { points: 10, windowSeconds: 15 * MINUTE, failuresOnly: true },
   mailBouncesPerIp: { points: 600, windowSeconds: MINUTE },
   // Single sign-on (plugins/sso): sign-ins started from one address (each fetches the provider's discovery), and
@@ -139,6 +141,8 @@ export type Refund = () => Promise<void>;
 export class RateLimiter {
   private readonly limiters = new Map<RateLimitName, RateLimiterPostgres>();
   private readonly sweep: NodeJS.Timeout;
+  /** Told of every refusal, by the limit the request was over (the service's metrics). */
+  onRefused: ((limit: RateLimitName) => void) | null = null;
 
   /** `scale` multiplies every budget (KEIYAKU_RATE_LIMIT_SCALE); no budget drops below one request. */
   constructor(
@@ -189,6 +193,7 @@ export class RateLimiter {
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         rejected = true;
+        this.onRefused?.(limit.policy);
         waitMs = Math.max(waitMs, rejection.msBeforeNext);
       }
     }

@@ -1995,6 +1995,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this process, for the operator's monitoring.
+         * @description Exposed only when `KEIYAKU_METRICS_TOKEN` is set (otherwise 404), to a request carrying it as a bearer token
+         *     (compared in constant time; 10 refused tokens per address per 15 minutes, then 429). The text exposition
+         *     format: request count and latency per operation (`keiyaku_http_request_duration_seconds`), job queue depth
+         *     per queue and state and job outcomes, signing time per signature level, the database pool, the PDF worker
+         *     pool and rate-limit refusals per limit, plus the process's CPU, memory and event-loop figures. Each process
+         *     answers for itself: scrape every API and worker process.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces": {
         parameters: {
             query?: never;
@@ -11486,6 +11511,30 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
         };
     };
     listWorkspaces: {

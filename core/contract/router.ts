@@ -186,7 +186,12 @@ export class ApiRouter {
       }
       const koaPath = op.base + op.path.replace(/\{(\w+)\}/g, ':$1');
       const middleware = entry ? this.pipeline(op, entry.options, entry.handler) : this.unavailable(op);
-      router.register(koaPath, [op.method], middleware);
+      // Named before anything can fail: metrics and logs tell the operation of refused requests too.
+      const named: Middleware = (ctx, next) => {
+        ctx.state.operationId = op.operationId;
+        return next();
+      };
+      router.register(koaPath, [op.method], [named, middleware]);
     }
     return router.routes() as unknown as Middleware;
   }

@@ -99,6 +99,8 @@ export class JobQueue {
   private readonly pauses = new Pauses();
   private readonly loops: Promise<void>[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Told of every job this process ran to an end (the service's metrics). */
+  onOutcome: ((queue: string, outcome: 'completed' | 'failed') => void) | null = null;
   private beating: Promise<unknown> | null = null;
   private started = false;
   private stopping = false;
@@ -293,9 +295,13 @@ export class JobQueue {
       ]);
       if (outcome === 'overtime') throw new Error(`job ran longer than ${policy.maxRunSeconds} s`);
       // Handed back at shutdown: completing it now could complete another worker's run of it.
-      if (!this.handedBack) await this.boss.complete(name, job.id);
+      if (!this.handedBack) {
+        await this.boss.complete(name, job.id);
+        this.onOutcome?.(name, 'completed');
+      }
     } catch (error) {
       if (this.handedBack) return;
+      this.onOutcome?.(name, 'failed');
       log.warn({ err: error }, 'job failed; it will be retried');
       await this.boss
         .fail(name, job.id, { message: error instanceof Error ? error.message : String(error) })

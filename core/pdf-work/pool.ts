@@ -88,6 +88,8 @@ export class PdfWorkPool {
   /** Tasks accepted and not yet settled: running plus queued. */
   #pending = 0;
   #closed = false;
+  /** Told of every PAdES signature made with this pool (the service's metrics), with its wall time. */
+  onSigned: ((level: string, seconds: number) => void) | null = null;
 
   constructor(settings: PdfWorkSettings) {
     this.#settings = { queue: settings.workers * 4, idleMs: 60_000, ...settings };

@@ -375,6 +375,7 @@ function sharedCopy(pdf: Uint8Array): Uint8Array {
  * in `work` (the service's PDF worker pool) when given, otherwise on this thread.
  */
 export async function signPdf(input: SignPdfInput, work?: PdfWorkPool): Promise<SignPdfResult> {
+  const started = performance.now();
   if (atLeast(input.level, 'B-T') && !input.tsa) throw new Error(`${input.level} needs a TSA`);
   if (atLeast(input.level, 'B-LT') && !input.revocation) throw new Error(`${input.level} needs a revocation source`);
   const request: SignatureFieldRequest = {
@@ -412,6 +413,7 @@ export async function signPdf(input: SignPdfInput, work?: PdfWorkPool): Promise<
     pdf = stamped.pdf;
     documentTimestampNotAfter = stamped.notAfter;
   }
+  work?.onSigned?.(input.level, (performance.now() - started) / 1000);
   return { pdf, level: input.level, timestampTime, documentTimestampNotAfter };
 }
 

@@ -1,24 +1,15 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { perIp } from '../../access/rate-limits.ts';
 import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { assertBearerSecret } from '../../access/bearer-secret.ts';
 import { pageOf } from '../../http/pagination.ts';
 import { countGroups, type OrganizationRow } from '../organizations/organization-resource.ts';
 import { applyPlanChange, sortedOptions } from './plan-change.ts';
 import { planChangeRequestResource, type PlanChangeRequestRow, requestsQuery } from './requests.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** 401 unless the request carries the configured operator token (compared in constant time). */
-function assertOperator(token: string | null, authorization: string | undefined): void {
-  const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  if (!token || !presented || !timingSafeEqual(digest(presented), digest(token))) {
-    throw new AppError('UNAUTHENTICATED');
-  }
-}
 
 /** An organization by id or code, or 404. */
 async function findOrganization(db: Knex, idOrCode: string): Promise<OrganizationRow> {
@@ -57,7 +48,7 @@ export function operatorRoutes(api: ApiRouter, deps: CoreDeps): void {
   const limited = { rateLimit: [perIp('operatorTokenPerIp')] } as const;
 
   api.operation('listOperatorOrganizations', limited, async ({ header, query }) => {
-    assertOperator(config.operatorToken, header('authorization'));
+    assertBearerSecret(config.operatorToken, header('authorization'));
     const scope = knex('organizations as o').select('o.*');
     if (query['filter[code]']) scope.where('o.code', query['filter[code]']);
     if (query['filter[pendingRequest]'] !== undefined) {
@@ -80,7 +71,7 @@ export function operatorRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   api.operation('setOrganizationPlan', limited, async ({ header, params, body, req }) => {
-    assertOperator(config.operatorToken, header('authorization'));
+    assertBearerSecret(config.operatorToken, header('authorization'));
     const found = await findOrganization(knex, params.organization);
     const row = await knex.transaction((trx) =>
       applyPlanChange(
@@ -98,7 +89,7 @@ export function operatorRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   api.operation('setOrganizationOption', limited, async ({ header, params, body, req }) => {
-    assertOperator(config.operatorToken, header('authorization'));
+    assertBearerSecret(config.operatorToken, header('authorization'));
     const found = await findOrganization(knex, params.organization);
     const row = await knex.transaction(async (trx) => {
       const current = await trx('organizations').where({ id: found.id }).forUpdate().first<OrganizationRow>();
