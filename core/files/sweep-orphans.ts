@@ -24,6 +24,7 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { exclusively } from '../db/advisory-lock.ts';
 import { executeOnConnection } from '../db/index.ts';
 import { type LocalBlobStore, TEMP_SUFFIX } from './blob-store.ts';
 import { S3BlobStore } from './s3-blob-store.ts';
@@ -210,8 +211,13 @@ export function startOrphanSweeper(
   let stopped = false;
   const run = () => {
     if (running || stopped) return;
-    running = sweepOrphanBlobs(deps.knex, deps.files, { graceMs: options.graceMs })
-      .then((report) => {
+    // One worker process sweeps at a time: the others skip this tick (the store and the table are shared).
+    running = exclusively(deps.knex, 'orphan-blob-sweep', () =>
+      sweepOrphanBlobs(deps.knex, deps.files, { graceMs: options.graceMs }),
+    )
+      .then((outcome) => {
+        if (!outcome.ran) return;
+        const report = outcome.result;
         if (report.blobsDeleted + report.tempFilesDeleted + report.restored > 0) {
           deps.logger.info(report, 'orphan blobs swept');
         }

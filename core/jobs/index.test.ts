@@ -175,3 +175,38 @@ describe('JobQueue at start and on each heartbeat', () => {
     expect(runs).toEqual(['first']);
   }, 30_000);
 });
+
+describe('JobQueue wake-up on send', () => {
+  it.runIf(inject('dbKind') === 'postgres')(
+    'runs a job another process sends at once, not at the next poll, and only once its transaction commits',
+    async () => {
+      const name = `wake-${randomUUID()}`;
+      const ran: number[] = [];
+      // A worker that would poll only every 30 s: what starts its jobs sooner is the notification.
+      const worker = new JobQueue(database, logger, { pollingIntervalSeconds: 30, timing: FAST });
+      queues.push(worker);
+      worker.register(name, async () => {
+        ran.push(Date.now());
+      });
+      await worker.start();
+      const sender = await producer(name);
+      await sleep(200); // the worker's first fetch found nothing: it is in its 30 s pause
+
+      const sentAt = Date.now();
+      await sender.send(name, {});
+      await expect.poll(() => ran.length, { timeout: 5_000, interval: 10 }).toBe(1);
+      const latencyMs = ran[0]! - sentAt;
+      console.info(`job wake-up latency: ${latencyMs} ms (polling interval 30 s)`);
+      expect(latencyMs).toBeLessThan(3_000);
+
+      let committedAt = 0;
+      await database.knex.transaction(async (trx) => {
+        await sender.send(name, {}, { trx });
+        await sleep(300);
+        committedAt = Date.now();
+      });
+      await expect.poll(() => ran.length, { timeout: 5_000, interval: 10 }).toBe(2);
+      expect(ran[1]!).toBeGreaterThanOrEqual(committedAt);
+    },
+  );
+});

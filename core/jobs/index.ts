@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -61,11 +62,14 @@ function executorOf(knex: Knex): PgBoss.Db {
   return { executeSql: (text, values) => executeOnConnection(knex, text, values) };
 }
 
-/** Pauses that the queue's stop cuts short. */
+/** Pauses that the queue's stop cuts short, and that a job sent to their queue ends early. */
 class Pauses {
-  private readonly wakers = new Set<() => void>();
+  private readonly wakers = new Map<() => void, string>();
+  /** Queues told of a job while their loop was busy: their next pause ends at once. */
+  private readonly told = new Set<string>();
 
-  for(ms: number): Promise<void> {
+  for(ms: number, queue: string): Promise<void> {
+    if (this.told.delete(queue)) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -73,14 +77,31 @@ class Pauses {
         resolve();
       };
       const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
+      this.wakers.set(wake, queue);
     });
   }
 
+  interrupt(queue: string): void {
+    let woken = false;
+    for (const [wake, name] of [...this.wakers]) {
+      if (name !== queue) continue;
+      wake();
+      woken = true;
+    }
+    if (!woken) this.told.add(queue);
+  }
+
   interruptAll(): void {
-    for (const wake of [...this.wakers]) wake();
+    for (const wake of [...this.wakers.keys()]) wake();
   }
 }
+
+/**
+ * The channel a sent job is told on (payload: its queue's name) as its transaction commits, so worker processes
+ * fetch it at once instead of at their next poll: an API process's scan or mail starts within milliseconds.
+ */
+const JOBS_CHANNEL = 'keiyaku_jobs';
+const LISTEN_RETRY_MS = 5_000;
 
 /**
  * The durable job queue (pg-boss) on PostgreSQL, or on the embedded PGlite through knex's single connection.
@@ -99,6 +120,8 @@ export class JobQueue {
   private readonly pauses = new Pauses();
   private readonly loops: Promise<void>[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  private listener: pg.Client | null = null;
+  private relisten: NodeJS.Timeout | null = null;
   /** Told of every job this process ran to an end (the service's metrics). */
   onOutcome: ((queue: string, outcome: 'completed' | 'failed') => void) | null = null;
   private beating: Promise<unknown> | null = null;
@@ -181,6 +204,7 @@ export class JobQueue {
         .finally(() => (this.beating = null));
     }, this.timing.heartbeatSeconds * 1000);
     this.heartbeat.unref();
+    await this.listen();
     for (const name of this.handlers.keys()) this.loops.push(this.work(name));
   }
 
@@ -195,7 +219,39 @@ export class JobQueue {
     // Not before this moment (the database's clock): a delivery retried on a schedule of its own (webhooks).
     if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.trx) sendOptions.db = executorOf(options.trx);
-    return this.boss.send(name, data, sendOptions);
+    const id = await this.boss.send(name, data, sendOptions);
+    // Told on commit (with the transaction's own data); the workers' polling stays the fallback.
+    if (this.db.kind === 'postgres' && !options.startAfter) {
+      await executeOnConnection(options.trx ?? this.db.knex, 'SELECT pg_notify($1, $2)', [JOBS_CHANNEL, name]);
+    }
+    return id;
+  }
+
+  /** Listens for sent jobs (PostgreSQL): a lost connection is retried; meanwhile the fetch loops poll as before. */
+  private async listen(): Promise<void> {
+    if (this.db.kind !== 'postgres' || this.stopping) return;
+    const client = new pg.Client({ connectionString: this.db.url! });
+    const lost = (error?: Error) => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      client.end().catch(() => undefined);
+      if (this.stopping) return;
+      this.logger.warn({ err: error }, 'job queue: lost the listening connection; polling until it is back');
+      this.relisten = setTimeout(() => void this.listen(), LISTEN_RETRY_MS);
+      this.relisten.unref();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', (message) => {
+      if (message.channel === JOBS_CHANNEL && message.payload) this.pauses.interrupt(message.payload);
+    });
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${JOBS_CHANNEL}`);
+    } catch (error) {
+      lost(error as Error);
+    }
   }
 
   /** Counts jobs of a queue by state (admin visibility, tests). */
@@ -214,6 +270,10 @@ export class JobQueue {
     this.started = false;
     this.stopping = true;
     this.pauses.interruptAll();
+    if (this.relisten) clearTimeout(this.relisten);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
     const drained = await Promise.race([
       Promise.all(this.loops).then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
@@ -247,7 +307,7 @@ export class JobQueue {
       // A full batch means more are waiting: fetch again at once. pg-boss fetches once per polling interval too, so
       // a burst (the invitations of a 10,000-row import) is worked off JOBS_PER_FETCH at a time: their cost is CPU
       // outside the database (argon2), which the libuv pool spreads over the cores.
-      if (jobs.length < JOBS_PER_FETCH && !this.stopping) await this.pauses.for(pollMs);
+      if (jobs.length < JOBS_PER_FETCH && !this.stopping) await this.pauses.for(pollMs, name);
     }
   }
 

@@ -129,6 +129,11 @@ export interface PluginContext<C = unknown> {
   oplog: OperationLog;
   /** The service's public origin, for links in what the plugin sends. */
   publicUrl: string;
+  /**
+   * Whether this process runs the job workers (KEIYAKU_ROLE all or worker): periodic work of a plugin's own (a timer
+   * in `start`) belongs in such processes only, so API processes scaled out to N do not each repeat it.
+   */
+  runsWorkers: boolean;
   /** Stored document files (read-only): content-addressed blobs. */
   files: Pick<FileStore, 'read' | 'exists'>;
   /**
@@ -394,6 +399,7 @@ export class PluginHost {
       log: logger.child({ plugin: plugin.name }),
       oplog,
       publicUrl: this.deps.config.publicUrl,
+      runsWorkers: this.deps.config.runWorkers,
       files,
       secrets: createSecrets(this.deps.config.masterKey, `plugin:${plugin.name}`),
       auth: {

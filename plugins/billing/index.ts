@@ -49,7 +49,9 @@ export const billingPlugin = definePlugin<BillingConfig>({
       return;
     }
     ctx.log.info({ startedMonth: started }, 'billing: months after the start month are closed when they end');
-    // Every process asks; pg-boss keeps one job per month id, and closing is idempotent anyway.
+    // Worker processes ask (API processes scaled out only serve); pg-boss keeps one job per month id when several
+    // workers ask, and closing is idempotent anyway.
+    if (!ctx.runsWorkers) return;
     const tick = () =>
       requestClosing(ctx).catch((error) => ctx.log.error({ err: error }, 'billing: asking for the closing failed'));
     const timer = setInterval(tick, ctx.config.closeCheckMinutes * 60_000);

@@ -213,6 +213,7 @@ describe('mail plugin over SMTP', () => {
       log: deps.logger,
       oplog: deps.oplog,
       publicUrl: deps.config.publicUrl,
+      runsWorkers: deps.config.runWorkers,
       files: deps.files,
       secrets: createSecrets(deps.config.masterKey, 'plugin:mail'),
       auth: { signInWithIdentity: () => Promise.reject(new Error('not used by the mail plugin')) },

@@ -10,6 +10,7 @@
 import { recordUsage } from '../usage/counters.ts';
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
+import { exclusively } from '../../db/advisory-lock.ts';
 import { AppError } from '../../http/errors.ts';
 import type { VerificationReport } from '../../signing/types.ts';
 import type { StoredBlob } from '../../files/blob-store.ts';
@@ -251,13 +252,14 @@ export async function longTermReport(deps: CoreDeps, db: Knex, organizationId: s
   return { data };
 }
 
-/** Runs the due renewals every hour while the service runs workers. */
+/** Runs the due renewals every hour while the service runs workers, in one worker process at a time. */
 export function startRenewalTimer(deps: CoreDeps, everyMs = 3600_000): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    renewDue(deps, null)
+    // Every worker process has this timer; one of them renews at a time (a renewal costs a TSA timestamp).
+    exclusively(deps.knex, 'long-term-renewals', () => renewDue(deps, null))
       .catch((error) => deps.logger.error({ err: error }, 'long-term renewal run failed'))
       .finally(() => {
         running = false;
