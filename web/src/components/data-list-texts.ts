@@ -12,7 +12,7 @@ export const DATA_LIST_TEXTS = {
     previous: '前へ',
     next: '次へ',
     pageStatus: '{{total}}件中 {{from}}〜{{to}}件目（{{page}} / {{pages}}ページ）',
-    pageStatusCapped: '{{total}}件以上中 {{from}}〜{{to}}件目（{{page}}ページ目）',
+    pageStatusCapped: '{{from}}〜{{to}}件目（{{total}}件以上、{{page}}ページ目）',
     pagingLabel: 'ページ送り',
     loading: '読み込み中…',
     emptySearch: '条件に一致するものはありません。',
