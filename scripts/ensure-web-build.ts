@@ -1,7 +1,9 @@
-// Builds the workbench before `npm start` when web/dist is missing or older than its sources, so a fresh clone's
-// `npm install && npm start` serves the UI without a separate step, and a restart without changes costs nothing.
+// Builds the workbench (web/dist) and the compiled server (dist/server) before `npm start` when either is missing or
+// older than its sources, so a fresh clone's `npm install && npm start` serves the UI and runs plain JavaScript
+// without a separate step, and a restart without changes costs nothing.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { buildServer, serverBuildStale } from './build-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'web');
@@ -31,4 +33,9 @@ if (stale) {
   // Imported only when needed: a production install without dev dependencies ships a prebuilt web/dist.
   const { build } = await import('vite');
   await build({ configFile: path.join(web, 'vite.config.ts'), logLevel: 'warn' });
+}
+
+if (serverBuildStale()) {
+  console.log('Compiling the server (dist/server) ...');
+  await buildServer();
 }

@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
@@ -25,6 +28,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The prepared embedded database of the compiled build (scripts/build-db-template.ts): every core and plugin
+ * migration applied, nothing per install. Next to dist/server/core/db/index.js only; under tsx (dev, tests) there is
+ * none, and PGlite creates the database.
+ */
+const PGLITE_TEMPLATE = fileURLToPath(new URL('../../pglite-template.tar.gz', import.meta.url));
+
+/** A new data folder starts from the prepared database, so its first start has no migration left to run. */
+function preparedDatabase(dataDir: string | null): Blob | undefined {
+  if (!dataDir || existsSync(path.join(dataDir, 'PG_VERSION')) || !existsSync(PGLITE_TEMPLATE)) return undefined;
+  return new Blob([readFileSync(PGLITE_TEMPLATE)]);
+}
+
 /** Opens the database described by the configuration (nothing is migrated here). */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'postgres') {
@@ -37,9 +53,10 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     });
     return { kind: 'postgres', knex, pglite: null, url: config.url, close: () => knex.destroy() };
   }
+  const loadFrom = config.loadFrom ?? preparedDatabase(config.dataDir);
   const options = {
     parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
-    ...(config.loadFrom ? { loadDataDir: config.loadFrom } : {}),
+    ...(loadFrom ? { loadDataDir: loadFrom } : {}),
   };
   // The database files are the owner's only (0700), whatever the umask; an existing folder is narrowed too.
   if (config.dataDir) ensurePrivateFolder(config.dataDir);
