@@ -9,6 +9,7 @@
  *   GET /healthz                               the framework ceiling (no database);
  *   GET /core/v1/business-flows                newest first, 20 a page, with meta.total (capped at 1,000);
  *   GET /core/v1/business-flows page 50        the 50th page of 20 (the last one the capped count still covers);
+ *   GET /core/v1/business-flows page[after]    the same 50th page by keys (the 49th page's meta.page.next);
  *   POST /core/v1/business-flows/search        amount range;
  *   POST /core/v1/business-flows/search        transaction date range AND amount range AND counterparty contains;
  *   GET /core/v1/tasks/mine                    the owner's executable tasks, 20 a page (the inbox's first section);
@@ -432,6 +433,20 @@ async function main(): Promise<void> {
     const amount = { propertyId: seeded.amountId, from: '1000000', to: '1500000' };
     const date = { propertyId: seeded.dateId, from: '2023-04-01', to: '2023-06-30' };
     const counterparty = { propertyId: seeded.counterpartyId, contains: '取引先1' };
+    // The 50th page by keys: the cursor the 49th page hands out (page[after]), as a client paging on would send it.
+    let after: string | undefined;
+    for (let page = 1; page < 50; page += 1) {
+      const query = `page%5Bsize%5D=20${after ? `&page%5Bafter%5D=${encodeURIComponent(after)}` : ''}`;
+      const answer = await call<{ meta: { page: { next?: string } } }>(
+        base,
+        'GET',
+        `/core/v1/business-flows?${query}`,
+        200,
+        undefined,
+        token,
+      );
+      after = answer.meta.page.next;
+    }
     const targets = (
       [
         { label: 'GET /healthz', path: '/healthz' },
@@ -439,6 +454,10 @@ async function main(): Promise<void> {
         {
           label: 'GET /business-flows (page 50 of 20)',
           path: '/core/v1/business-flows?page%5Bsize%5D=20&page%5Bnumber%5D=50',
+        },
+        {
+          label: 'GET /business-flows (page 50 of 20 by page[after])',
+          path: `/core/v1/business-flows?page%5Bsize%5D=20&page%5Bafter%5D=${encodeURIComponent(after ?? '')}`,
         },
         {
           label: 'POST search: amount range',

@@ -934,6 +934,11 @@ export const ERROR_CATALOGUE = {
     ja: '宛先が設定されていない書類があります。書類ごとに宛先を1つ以上設定してください。',
     en: 'A document has no recipients. Set at least one recipient for each document.',
   },
+  PAGE_CURSOR_INVALID: {
+    status: 400,
+    ja: 'ページの指定が正しくありません。一覧の最初のページから読み直してください。',
+    en: 'The page cursor (page[after]) is invalid. Read the list again from its first page.',
+  },
   SEARCH_RANGE_INVALID: {
     status: 422,
     ja: '検索範囲の指定が正しくありません（開始が終了より後になっています）。',

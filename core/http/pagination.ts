@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
+import { AppError } from './errors.ts';
 
 /** The paging and sorting parameters every list operation declares (`page[number]`, `page[size]`, `sort`). */
 export interface ListQuery {
   'page[number]'?: number;
   'page[size]'?: number;
+  /** Keyset paging: the previous page's `meta.page.next` (only the lists that pass `keyset`). */
+  'page[after]'?: string;
   sort?: string;
 }
 
@@ -12,7 +15,8 @@ export interface ListMeta {
   total: number;
   /** Set by the lists that stop counting: more than `total` items match (`total` is then a lower bound). */
   totalCapped?: boolean;
-  page: { number: number; size: number };
+  /** `next`: the cursor of the page after this one (keyset lists, full pages only). */
+  page: { number: number; size: number; next?: string };
 }
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -24,9 +28,74 @@ export const DEFAULT_PAGE_SIZE = 20;
  */
 export const LIST_COUNT_CAP = 1000;
 
+/** The columns a keyset page reads besides the caller's: the sort value and the id, as text (exact to the µs). */
+const CURSOR_VALUE = '_page_cursor_value';
+const CURSOR_ID = '_page_cursor_id';
+
+interface Cursor {
+  /** The sort the cursor was made for (`-createdAt`): a cursor of another order would skip or repeat items. */
+  sort: string;
+  /** The last item's sort value as PostgreSQL prints it, or null. */
+  value: string | null;
+  id: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.sort, cursor.value, cursor.id])).toString('base64url');
+}
+
+/** Reads a `page[after]`; anything but a cursor this server made for this sort is 400 PAGE_CURSOR_INVALID. */
+function decodeCursor(text: string, sort: string): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    parsed = null;
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    parsed[0] !== sort ||
+    (parsed[1] !== null && (typeof parsed[1] !== 'string' || parsed[1].length > 500)) ||
+    typeof parsed[2] !== 'string' ||
+    !UUID.test(parsed[2])
+  ) {
+    throw new AppError('PAGE_CURSOR_INVALID', { pointer: '/page[after]' });
+  }
+  return { sort: parsed[0], value: parsed[1], id: parsed[2] };
+}
+
+/**
+ * Restricts a query to the rows after a cursor in the order `column` (asc or desc, NULLs last ascending and first
+ * descending, as PostgreSQL sorts them), then `id` in the same direction: the order the page reads, which one index
+ * on (column, id) serves read either way.
+ */
+function whereAfter(query: Knex.QueryBuilder, column: string, idColumn: string, descending: boolean, cursor: Cursor) {
+  const idAfter = descending ? '<' : '>';
+  query.where((w) => {
+    if (cursor.value === null) {
+      // NULLs come last ascending (nothing non-null after them) and first descending (every non-null after them).
+      w.where((n) => n.whereNull(column).where(idColumn, idAfter, cursor.id));
+      if (descending) w.orWhereNotNull(column);
+    } else {
+      // A text value compares as the column's own type (PostgreSQL casts the untyped parameter).
+      w.where(column, descending ? '<' : '>', cursor.value).orWhere((e) =>
+        e.where(column, cursor.value).where(idColumn, idAfter, cursor.id),
+      );
+      if (!descending) w.orWhereNull(column);
+    }
+  });
+}
+
 /**
  * Runs one page of a scoped query. `sortable` maps the contract's sort keys (`name`, `createdAt`) to columns; a
  * leading `-` sorts descending, and `id` always breaks ties so pages never overlap or skip rows.
+ *
+ * With `keyset`, the lists that can grow without bound also page by keys: `meta.page.next` is a cursor after the
+ * page's last row and `page[after]` starts there (without an OFFSET, so the 50th page costs what the first does,
+ * and rows added meanwhile neither repeat nor push others out of sight). `page[number]` keeps working (an OFFSET).
  */
 export async function pageOf<Row>(
   scope: Knex.QueryBuilder,
@@ -34,15 +103,21 @@ export async function pageOf<Row>(
   sortable: Record<string, string>,
   defaultSort: string,
   idColumn = 'id',
-  options: { countCap?: number } = {},
+  options: { countCap?: number; keyset?: boolean } = {},
 ): Promise<{ rows: Row[]; meta: ListMeta }> {
-  const number = query['page[number]'] ?? 1;
   const size = query['page[size]'] ?? DEFAULT_PAGE_SIZE;
   const sort = query.sort ?? defaultSort;
   const descending = sort.startsWith('-');
   const column = sortable[descending ? sort.slice(1) : sort] ?? sortable[defaultSort.replace(/^-/, '')]!;
+  const cursor = options.keyset && query['page[after]'] !== undefined ? decodeCursor(query['page[after]'], sort) : null;
+  const number = cursor ? 1 : (query['page[number]'] ?? 1);
   const countUpTo = options.countCap === undefined ? null : Math.max(options.countCap, number * size);
   const count = scope.clone().clearSelect().clearOrder();
+  const page = scope.clone();
+  if (cursor) whereAfter(page, column, idColumn, descending, cursor);
+  if (options.keyset) {
+    page.select(scope.client.raw('??::text as ??, ??::text as ??', [column, CURSOR_VALUE, idColumn, CURSOR_ID]));
+  }
   // The count and the page run side by side, on two pooled connections where there are two.
   const [[{ total }], rows] = (await Promise.all([
     countUpTo === null
@@ -56,18 +131,29 @@ export async function pageOf<Row>(
               .limit(countUpTo + 1)
               .as('capped'),
           ),
-    scope
-      .clone()
+    page
       .orderBy([
         { column, order: descending ? 'desc' : 'asc' },
-        { column: idColumn, order: 'asc' },
+        // Keyset lists break ties in the sort's direction, so one (column, id) index serves both directions.
+        { column: idColumn, order: descending && options.keyset ? 'desc' : 'asc' },
       ])
       .limit(size)
-      .offset((number - 1) * size),
+      .offset(cursor ? 0 : (number - 1) * size),
   ])) as [[{ total: number }], Row[]];
-  if (countUpTo === null) return { rows, meta: { total: Number(total), page: { number, size } } };
+  const pageMeta: ListMeta['page'] = { number, size };
+  if (options.keyset) {
+    const last = rows.at(-1) as Record<string, unknown> | undefined;
+    if (last && rows.length === size) {
+      pageMeta.next = encodeCursor({ sort, value: last[CURSOR_VALUE] as string | null, id: last[CURSOR_ID] as string });
+    }
+    for (const row of rows as Record<string, unknown>[]) {
+      delete row[CURSOR_VALUE];
+      delete row[CURSOR_ID];
+    }
+  }
+  if (countUpTo === null) return { rows, meta: { total: Number(total), page: pageMeta } };
   const capped = Number(total) > countUpTo;
-  return { rows, meta: { total: capped ? countUpTo : Number(total), totalCapped: capped, page: { number, size } } };
+  return { rows, meta: { total: capped ? countUpTo : Number(total), totalCapped: capped, page: pageMeta } };
 }
 
 /** Escapes `%`, `_` and `\` so a user's search text matches literally inside ILIKE. */

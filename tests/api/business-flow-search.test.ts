@@ -132,7 +132,11 @@ describe('listBusinessFlows filters', () => {
 
   it('sorts by name both ways and pages with meta.total', async () => {
     const asc = await list(a.token, { sort: 'name', 'page[size]': '2' });
-    expect(asc.body.meta).toEqual({ total: 4, totalCapped: false, page: { number: 1, size: 2 } });
+    expect(asc.body.meta).toEqual({
+      total: 4,
+      totalCapped: false,
+      page: { number: 1, size: 2, next: expect.any(String) },
+    });
     const all = await list(a.token, { sort: 'name' });
     const desc = await list(a.token, { sort: '-name' });
     expect(desc.body.data.map((f: any) => f.id)).toEqual([...all.body.data.map((f: any) => f.id)].reverse());
@@ -186,7 +190,11 @@ describe('searchBusinessFlows by custom properties', () => {
       page: { number: 1, size: 1 },
       sort: 'name',
     });
-    expect(response.body.meta).toEqual({ total: 2, totalCapped: false, page: { number: 1, size: 1 } });
+    expect(response.body.meta).toEqual({
+      total: 2,
+      totalCapped: false,
+      page: { number: 1, size: 1, next: expect.any(String) },
+    });
   });
 
   it('rejects a property range whose from is after its to (422 SEARCH_RANGE_INVALID, pointer into the body)', async () => {

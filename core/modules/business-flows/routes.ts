@@ -36,10 +36,11 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
   const page = async (
     principal: Principal,
     scope: Knex.QueryBuilder,
-    list: { 'page[number]'?: number; 'page[size]'?: number; sort?: string },
+    list: { 'page[number]'?: number; 'page[size]'?: number; 'page[after]'?: string; sort?: string },
   ) => {
     const { rows, meta } = await pageOf<FlowListRow>(scope, list, FLOW_SORTABLE, '-createdAt', 'f.id', {
       countCap: LIST_COUNT_CAP,
+      keyset: true,
     });
     return { body: { data: await flowResources(knex, principal, rows), meta } };
   };
@@ -106,6 +107,7 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
     return page(principal, scope, {
       'page[number]': body.page?.number,
       'page[size]': body.page?.size,
+      'page[after]': body.page?.after,
       sort: body.sort,
     });
   });

@@ -26,6 +26,7 @@ export async function listFlowDocuments(
   const sortable = { createdAt: 'd.created_at', name: 'd.name', status: 'd.status' };
   const { rows, meta } = await pageOf<DocumentRow>(scope, query, sortable, 'createdAt', 'd.id', {
     countCap: LIST_COUNT_CAP,
+    keyset: true,
   });
   const versions = rows.length
     ? ((await db('document_versions')

@@ -100,6 +100,7 @@ export async function listMyTasks(knex: Knex, principal: Principal, query: MyTas
   const sortable = { activatedAt: 't.updated_at', documentName: 'd.name', businessFlowName: 'f.name' };
   const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, '-activatedAt', 't.id', {
     countCap: LIST_COUNT_CAP,
+    keyset: true,
   });
   return { data: rows.map(myTaskResource), meta };
 }

@@ -29,6 +29,7 @@ export function workspaceRoutes(api: ApiRouter, deps: CoreDeps): void {
     const sortable = { name: 'w.name', createdAt: 'w.created_at', updatedAt: 'w.updated_at' };
     const { rows, meta } = await pageOf<Row>(scope, query, sortable, '-createdAt', 'w.id', {
       countCap: LIST_COUNT_CAP,
+      keyset: true,
     });
     const access = await workspaceAccessMany(knex, principal, rows as never);
     const counts = await flowCounts(
