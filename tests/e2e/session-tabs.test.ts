@@ -89,8 +89,12 @@ async function refreshTogether(tabs: Page[]) {
       await heading(tab, TEXTS.ja.auth.home.title);
       expect(new URL(tab.url()).pathname, `round ${round}`).toBe('/');
     }
-    const stored = (await storedTokens(tabs[0]!)) as Stored;
-    expect(stored.accessToken.claims.exp, `round ${round}`).toBeGreaterThan(Date.now() / 1000);
+    // The heading shows before the refresh settles (the screen does not wait for it): poll for the stored token.
+    await expect
+      .poll(async () => ((await storedTokens(tabs[0]!)) as Stored).accessToken.claims.exp, {
+        message: `round ${round}`,
+      })
+      .toBeGreaterThan(Date.now() / 1000);
     await expect.poll(() => answers.length, { message: `round ${round}: a refresh happened` }).toBeGreaterThan(before);
   }
   expect(answers.every((answer) => answer.status === 200)).toBe(true);
