@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { S3BlobStoreOptions } from './files/s3-blob-store.ts';
 import { normaliseCidr } from './access/ip.ts';
 
 /** Where the database lives: PostgreSQL by URL, or the embedded PGlite under the data folder. */
@@ -85,18 +86,7 @@ export interface Config {
 }
 
 /** The blob store's settings; see Config['blobStore']. */
-export type BlobStoreConfig =
-  | { kind: 'local' }
-  | {
-      kind: 's3';
-      bucket: string;
-      region: string;
-      endpoint: string | null;
-      forcePathStyle: boolean;
-      prefix: string;
-      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
-      timeoutMs: number;
-    };
+export type BlobStoreConfig = { kind: 'local' } | ({ kind: 's3' } & Required<Omit<S3BlobStoreOptions, 'listPageSize'>>);
 
 export class ConfigError extends Error {}
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInOwner } from '../helpers/accounts.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { signPdf } from '../../core/signing/pades.ts';
+import { engineSign } from '../helpers/signing.ts';
 import { buildPdf } from '../helpers/pdf.ts';
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
@@ -82,19 +82,8 @@ describe('GET /metrics', () => {
 
   it('times signatures by level and counts jobs by queue and outcome', async () => {
     const before = sample((await scrape()).text, 'keiyaku_signing_duration_seconds_count{level="B-T"}') ?? 0;
-    const engine = app.service.deps.signing;
-    await signPdf(
-      {
-        pdf: await buildPdf({ text: 'metrics' }),
-        key: await engine.operatorKey(),
-        level: 'B-T',
-        signerName: '山田 太郎',
-        claimedTime: app.clock.now(),
-        tsa: engine.tsa,
-        revocation: engine.revocation,
-      },
-      app.service.deps.pdfWork, // as the service signs: the PDF side in its worker pool
-    );
+    // As the service signs: the PDF side in its worker pool, which tells the metrics.
+    await engineSign(app, await buildPdf({ text: 'metrics' }), {}, app.service.deps.pdfWork);
     const text = (await scrape()).text;
     expect(sample(text, 'keiyaku_signing_duration_seconds_count{level="B-T"}')).toBe(before + 1);
     // Sign-up queued a confirmation mail: the mail job ran in this process.

@@ -12,6 +12,7 @@ import { PNG } from 'pngjs';
 import { signatureContents } from '../../core/signing/byte-ranges.ts';
 import { attributeValue, OID, parseSignedData, sha256 } from '../../core/signing/cms.ts';
 import { signPdf } from '../../core/signing/pades.ts';
+import type { PdfWorkPool } from '../../core/pdf-work/pool.ts';
 import type { SignPdfInput, SignPdfResult } from '../../core/signing/types.ts';
 import type { TestApp } from './app.ts';
 
@@ -23,18 +24,23 @@ export async function engineSign(
   app: TestApp,
   pdf: Uint8Array,
   extra: Partial<SignPdfInput> = {},
+  /** The service's PDF worker pool, to sign as the service does; on this thread without. */
+  work?: PdfWorkPool,
 ): Promise<SignPdfResult> {
   const engine = app.service.deps.signing;
-  return signPdf({
-    pdf,
-    key: await engine.operatorKey(),
-    level: 'B-T',
-    signerName: '山田 太郎',
-    claimedTime: app.clock.now(),
-    tsa: engine.tsa,
-    revocation: engine.revocation,
-    ...extra,
-  });
+  return signPdf(
+    {
+      pdf,
+      key: await engine.operatorKey(),
+      level: 'B-T',
+      signerName: '山田 太郎',
+      claimedTime: app.clock.now(),
+      tsa: engine.tsa,
+      revocation: engine.revocation,
+      ...extra,
+    },
+    work,
+  );
 }
 
 /** Marks the user's current address as confirmed (the arrival-confirmation link has its own test). */
