@@ -232,8 +232,8 @@ export interface paths {
          *       task in, newest first;
          *     - `remandedToMe`: remanded documents of flows the caller created (or that they uploaded), oldest remand
          *       first, with the `reason` and who remanded as `counterparty`.
-         *     A count is exact up to 1,000; above, it says 1000 with `capped: true` (shown as "1,000+"). The
-         *     waiting-for-others count reads at most 2,002 waiting tasks: with more, it is the number of flows among them
+         *     A count is exact up to 100; above, it says 100 with `capped: true` (shown as "100+"). The
+         *     waiting-for-others count reads at most 202 waiting tasks: with more, it is the number of flows among them
          *     (a lower bound) with `capped: true` (shown as "N+").
          *     Warnings: `E_CERTIFICATE_EXPIRING` (within 30 days; params `expiresAt`, `days`), `E_CERTIFICATE_EXPIRED`
          *     (`expiresAt`), `EMAIL_NOT_CONFIRMED` (`email`), `DOCUMENTS_BLOCKED_BY_SCAN` (`count`, `capped`: documents
@@ -3974,7 +3974,7 @@ export interface components {
         };
         /** @description Paging of a list response. */
         ListMeta: {
-            /** @description Items matching the filters, over all pages. The lists of business flows, documents, tasks and workspaces stop counting at 1,000 or at the end of the page asked for, whichever is further: then `totalCapped` is true and `total` is a lower bound (show "1,000+"; a next page exists). */
+            /** @description Items matching the filters, over all pages. The lists of business flows, documents, tasks and workspaces stop counting at 200 (ten pages of 20) or at the end of the page asked for, whichever is further: then `totalCapped` is true and `total` is a lower bound (show "200+"; a next page exists). */
             total: number;
             /** @description Only on the lists that stop counting (business flows, documents, tasks, workspaces): true when more items match than `total` says. */
             totalCapped?: boolean;
@@ -4219,7 +4219,7 @@ export interface components {
         };
         InboxSection: {
             count: number;
-            /** @description There are more than `count` (1,000, or a lower bound: see getInbox). */
+            /** @description There are more than `count` (100, or a lower bound: see getInbox). */
             capped: boolean;
             items: components["schemas"]["InboxItem"][];
         };

@@ -24,9 +24,11 @@ export const DEFAULT_PAGE_SIZE = 20;
 /**
  * Where the lists that can grow without bound (business flows, documents, tasks, workspaces) stop counting: a count
  * of every match costs as much as reading them all (285 ms at 100,000 flows), and nobody pages through more than
- * this to find one. The count always reaches past the page asked for, so "next" is known on any page.
+ * ten pages of 20 to find one (they search). Counting costs a lookup per row counted (the tasks list joins each to its
+ * document and flow: 10 ms for 1,000 rows), so the cap is ten pages, not more. The count always reaches past the
+ * page asked for, so "next" is known on any page.
  */
-export const LIST_COUNT_CAP = 1000;
+export const LIST_COUNT_CAP = 200;
 
 /** The columns a keyset page reads besides the caller's: the sort value and the id, as text (exact to the µs). */
 const CURSOR_VALUE = '_page_cursor_value';
@@ -89,6 +91,40 @@ function whereAfter(query: Knex.QueryBuilder, column: string, idColumn: string, 
   });
 }
 
+/** The column a branch of a paged list yields: the id of each of its first rows (see PageOptions.branches). */
+export const BRANCH_ID = '_page_branch_id';
+
+export interface PageOptions {
+  /** Stop counting past this many rows (see LIST_COUNT_CAP). */
+  countCap?: number;
+  /** Page by keys too (`page[after]`, `meta.page.next`). */
+  keyset?: boolean;
+  /**
+   * Disjoint parts of the scope, together all of it, that each an index reads in the sort's order: the scope's own
+   * OR of them would sort every matching row to find the first page. Each part gets the scope ordered, limited to
+   * the rows a page needs and selecting `idColumn AS _page_branch_id` (BRANCH_ID), and returns it restricted to its
+   * part (or joined LATERAL, one walk per group, say) still yielding BRANCH_ID. The count adds up the parts' rows
+   * (each counted up to the cap), and the page's rows are read by their ids with `rows`: the scope's tables and
+   * columns without its conditions (the parts applied them), so the planner plans the joins once, not three times.
+   */
+  branches?: {
+    parts: Array<(first: Knex.QueryBuilder) => Knex.QueryBuilder>;
+    rows: () => Knex.QueryBuilder;
+  };
+}
+
+/** `(branch₁ UNION ALL branch₂ …) AS b`, each branch given its own copy of `first` (see PageOptions.branches). */
+export function unionOfBranches(
+  knex: Knex | Knex.Client,
+  branches: Array<(first: Knex.QueryBuilder) => Knex.QueryBuilder>,
+  first: () => Knex.QueryBuilder,
+): Knex.Raw {
+  return knex.raw(
+    `(${branches.map(() => '?').join(' UNION ALL ')}) AS b`,
+    branches.map((branch) => branch(first())),
+  );
+}
+
 /**
  * Runs one page of a scoped query. `sortable` maps the contract's sort keys (`name`, `createdAt`) to columns; a
  * leading `-` sorts descending, and `id` always breaks ties so pages never overlap or skip rows.
@@ -103,7 +139,7 @@ export async function pageOf<Row>(
   sortable: Record<string, string>,
   defaultSort: string,
   idColumn = 'id',
-  options: { countCap?: number; keyset?: boolean } = {},
+  options: PageOptions = {},
 ): Promise<{ rows: Row[]; meta: ListMeta }> {
   const size = query['page[size]'] ?? DEFAULT_PAGE_SIZE;
   const sort = query.sort ?? defaultSort;
@@ -112,33 +148,53 @@ export async function pageOf<Row>(
   const cursor = options.keyset && query['page[after]'] !== undefined ? decodeCursor(query['page[after]'], sort) : null;
   const number = cursor ? 1 : (query['page[number]'] ?? 1);
   const countUpTo = options.countCap === undefined ? null : Math.max(options.countCap, number * size);
-  const count = scope.clone().clearSelect().clearOrder();
-  const page = scope.clone();
+  const knex = scope.client;
+  const order = [
+    { column, order: descending ? 'desc' : 'asc' },
+    // Keyset lists break ties in the sort's direction, so one (column, id) index serves both directions.
+    { column: idColumn, order: descending && options.keyset ? 'desc' : 'asc' },
+  ];
+  const offset = cursor ? 0 : (number - 1) * size;
+  let count = scope.clone().clearSelect().clearOrder();
+  let page = scope.clone();
   if (cursor) whereAfter(page, column, idColumn, descending, cursor);
+  if (options.branches) {
+    const firstOf = (limit: number, ordered: boolean) => {
+      const first = scope.clone().clearSelect().clearOrder().select(`${idColumn} as ${BRANCH_ID}`).limit(limit);
+      if (ordered) first.orderBy(order);
+      if (ordered && cursor) whereAfter(first, column, idColumn, descending, cursor);
+      return first;
+    };
+    const union = (limit: number, ordered: boolean) =>
+      unionOfBranches(knex, options.branches!.parts, () => firstOf(limit, ordered));
+    // = ANY(ARRAY(…)): the ids are computed first and the rows read by their key (an IN here was planned as a
+    // semi-join over every row of the scope).
+    page = options.branches.rows().whereRaw('?? = ANY(ARRAY(?))', [
+      idColumn,
+      knex
+        .queryBuilder()
+        .select(BRANCH_ID)
+        .from(union(offset + size, true)),
+    ]);
+    if (countUpTo !== null) count = knex.queryBuilder().from(union(countUpTo + 1, false));
+  }
   if (options.keyset) {
-    page.select(scope.client.raw('??::text as ??, ??::text as ??', [column, CURSOR_VALUE, idColumn, CURSOR_ID]));
+    page.select(knex.raw('??::text as ??, ??::text as ??', [column, CURSOR_VALUE, idColumn, CURSOR_ID]));
   }
   // The count and the page run side by side, on two pooled connections where there are two.
   const [[{ total }], rows] = (await Promise.all([
     countUpTo === null
       ? count.count<{ total: number }[]>({ total: '*' })
-      : scope.client
+      : knex
           .queryBuilder()
           .count<{ total: number }[]>({ total: '*' })
           .from(
             count
-              .select(scope.client.raw('1'))
+              .select(knex.raw('1'))
               .limit(countUpTo + 1)
               .as('capped'),
           ),
-    page
-      .orderBy([
-        { column, order: descending ? 'desc' : 'asc' },
-        // Keyset lists break ties in the sort's direction, so one (column, id) index serves both directions.
-        { column: idColumn, order: descending && options.keyset ? 'desc' : 'asc' },
-      ])
-      .limit(size)
-      .offset(cursor ? 0 : (number - 1) * size),
+    page.orderBy(order).limit(size).offset(offset),
   ])) as [[{ total: number }], Row[]];
   const pageMeta: ListMeta['page'] = { number, size };
   if (options.keyset) {

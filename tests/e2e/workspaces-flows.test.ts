@@ -254,8 +254,8 @@ describe('business flow screens', () => {
     await app.service.deps.knex.batchInsert('business_flows', rows, 500);
     await page.goto('/organizations/business-flows');
     await heading(page, flowsJa.title);
-    // The list stops counting at 1,000 (meta.totalCapped): the pager says so and still offers the next page.
-    await page.getByText('1〜20件目（1,000件以上、1ページ目）', exact).waitFor();
+    // The list stops counting at 200 (meta.totalCapped): the pager says so and still offers the next page.
+    await page.getByText('1〜20件目（200件以上、1ページ目）', exact).waitFor();
     expect(await page.getByRole('button', { name: DATA_LIST_TEXTS.ja.next, exact: true }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: flowsJa.list.export, exact: true }).click();
     await page.getByText('CSV出力は1000件までです（該当1001件）。検索条件で絞り込んでください。', exact).waitFor();

@@ -14,18 +14,20 @@
  * - warnings: the caller's e-certificate expiring within 30 days or expired, the e-mail address not confirmed, and
  *   documents of flows they can see stopped by the malware scan (malicious or unscannable latest version).
  *
- * Every count is exact up to 1,000 and then `capped` (the web shows "1,000+"): counting stops at the 1,001st row,
- * so a large organization costs no more than a small one. Every list holds at most 10 items.
+ * Every count is exact up to 100 and then `capped` (the web shows "100+", as a badge would): counting stops at the
+ * 101st row, so a large organization costs no more than a small one — each row counted is a few index lookups, and
+ * the home screen is every user's most frequent request. Every list holds at most 10 items.
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
+import { BRANCH_ID, unionOfBranches } from '../../http/pagination.ts';
 import { emailConfirmed } from '../signing/email-confirmation.ts';
 import { assigneeOf } from '../tasks/resources.ts';
-import { executableTasks, liveTasks } from '../tasks/my-tasks.ts';
-import { whereAssignedTo } from '../tasks/model.ts';
+import { executableTasks } from '../tasks/my-tasks.ts';
+import { assignedBranches, whereAssignedTo } from '../tasks/model.ts';
 import { callerParticipants, whereFlowVisible } from '../workspaces/access.ts';
 
-export const INBOX_COUNT_CAP = 1000;
+export const INBOX_COUNT_CAP = 100;
 export const INBOX_LIST_SIZE = 10;
 const RECENT_DAYS = 30;
 const EXPIRING_DAYS = 30;
@@ -96,45 +98,24 @@ const senderName = (knex: Knex, principal: Principal) =>
   );
 
 /**
- * The caller's ten oldest executable tasks without sorting every live task: executableTasks split into its two
- * disjoint branches (a group of the caller's, their organization as partner), each read oldest first from its index
- * (tasks_active_group_order / tasks_active_partner_order) ten rows at a time — per group through a LATERAL join —
- * then the at most 10 × (groups + 1) rows merged. The branches apply the very conditions of whereAssignedTo.
+ * The caller's executable tasks read per assignment branch (tasks/model.ts assignedBranches: one index walk per group
+ * of theirs, one for their organization as partner), each branch's first `limit` ids in `order` (or unordered), as
+ * one union: the OR of executableTasks would sort or join every live task first.
  */
-function oldestExecutable(knex: Knex, principal: Principal) {
-  const ordered = (q: Knex.QueryBuilder) =>
-    q
-      .select('t.*')
-      .orderBy([{ column: 't.updated_at' }, { column: 't.id' }])
-      .limit(INBOX_LIST_SIZE);
-  const ofGroup = ordered(
-    liveTasks(knex)
-      .where('t.assignee_kind', 'group')
-      .whereRaw('t.group_id = gm.group_id')
-      .where((r) =>
-        r
-          .whereNull('t.role_id')
-          .orWhereIn('t.role_id', knex('user_roles').where('user_id', principal.userId).select('role_id')),
-      ),
-  );
-  const ofPartner = ordered(
-    liveTasks(knex)
-      .where('t.assignee_kind', 'organization')
-      .where('t.partner_organization_id', principal.organizationId),
-  );
-  const groups = knex('group_members as gm')
-    .where('gm.user_id', principal.userId)
-    .joinRaw('CROSS JOIN LATERAL (?) AS x', [knex.raw('?', [ofGroup])])
-    .select('x.*');
-  return knex.raw('(? UNION ALL ?)', [groups, ofPartner]);
+function executableIds(knex: Knex, principal: Principal, limit: number, ordered: boolean) {
+  const first = () => {
+    const ids = executableTasks(knex, principal).select(`t.id as ${BRANCH_ID}`).limit(limit);
+    return ordered ? ids.orderBy([{ column: 't.updated_at' }, { column: 't.id' }]) : ids;
+  };
+  return knex.queryBuilder().from(unionOfBranches(knex, assignedBranches(knex, principal), first));
 }
 
 function waitingForMe(knex: Knex, principal: Principal): Section {
-  const scope = executableTasks(knex, principal);
   return {
-    scope,
-    list: knex
-      .from(knex.raw('? AS t', [oldestExecutable(knex, principal)]))
+    scope: executableIds(knex, principal, INBOX_COUNT_CAP + 1, false),
+    list: knex('tasks as t')
+      // = ANY(ARRAY(…)): the ten oldest ids first, then their rows by key.
+      .whereRaw('t.id = ANY(ARRAY(?))', [executableIds(knex, principal, INBOX_LIST_SIZE, true).select(BRANCH_ID)])
       .join('documents as d', 'd.id', 't.document_id')
       .join('business_flows as f', 'f.id', 'd.business_flow_id')
       .select(

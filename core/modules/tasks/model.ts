@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import type { GuestPrincipal, Principal } from '../../http/context.ts';
+import { BRANCH_ID } from '../../http/pagination.ts';
 import { addDocumentEvent, type DocumentActor, type DocumentRow, logDocumentChange } from '../documents/model.ts';
 import { notifyFlowParties } from '../business-flows/notify.ts';
 import { queueTasksAssigned } from '../events/flow-events.ts';
@@ -131,6 +132,41 @@ export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, caller: Ta
           .where(`${alias}.partner_organization_id`, principal.organizationId),
       ),
   );
+}
+
+/**
+ * whereAssignedTo as disjoint branches for a paged list (core/http/pagination.ts PageOptions.branches): the tasks of
+ * each group of the caller's, one LATERAL walk per group along tasks_active_group_order, and their organization's
+ * tasks as a partner along tasks_active_partner_order. The OR of whereAssignedTo sorts every assigned live task to
+ * find the newest twenty (0.35 s for an owner of 350,000); the branches read twenty index entries each.
+ */
+export function assignedBranches(knex: Knex, principal: Principal, alias = 't') {
+  return [
+    (first: Knex.QueryBuilder) =>
+      knex('group_members as gm')
+        .where('gm.user_id', principal.userId)
+        .joinRaw('CROSS JOIN LATERAL ? AS x', [
+          // The subquery is bound as a raw (a query builder is not a binding's type); knex parenthesises it.
+          knex.raw('?', [
+            first
+              .where(`${alias}.assignee_kind`, 'group')
+              .whereRaw(`${alias}.group_id = gm.group_id`)
+              .where((r) =>
+                r
+                  .whereNull(`${alias}.role_id`)
+                  .orWhereIn(
+                    `${alias}.role_id`,
+                    knex('user_roles').where('user_id', principal.userId).select('role_id'),
+                  ),
+              ),
+          ]),
+        ])
+        .select(`x.${BRANCH_ID}`),
+    (first: Knex.QueryBuilder) =>
+      first
+        .where(`${alias}.assignee_kind`, 'organization')
+        .where(`${alias}.partner_organization_id`, principal.organizationId),
+  ];
 }
 
 /** Whether the caller is an assignee of the task (see whereAssignedTo). */

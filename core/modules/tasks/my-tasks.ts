@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
 import { likePattern, type ListQuery, LIST_COUNT_CAP, pageOf } from '../../http/pagination.ts';
-import { whereAssignedTo } from './model.ts';
+import { assignedBranches, whereAssignedTo } from './model.ts';
 import { assigneeOf } from './resources.ts';
 
 export interface MyTasksQuery extends ListQuery {
@@ -33,8 +33,11 @@ export function liveTasks(knex: Knex) {
     .whereNot('f.status', 'cancelled');
 }
 
-function myTaskScope(knex: Knex, principal: Principal) {
-  return executableTasks(knex, principal)
+/** The columns of a listed task, over `tasks as t` joined to its document and flow (with no conditions). */
+function myTaskRows(knex: Knex) {
+  return knex('tasks as t')
+    .join('documents as d', 'd.id', 't.document_id')
+    .join('business_flows as f', 'f.id', 'd.business_flow_id')
     .join('workspaces as w', 'w.id', 'f.workspace_id')
     .join('organizations as wo', 'wo.id', 'w.organization_id')
     .leftJoin('roles as r', 'r.id', 't.role_id')
@@ -91,7 +94,7 @@ function myTaskResource(row: Record<string, any>) {
 }
 
 export async function listMyTasks(knex: Knex, principal: Principal, query: MyTasksQuery) {
-  const scope = myTaskScope(knex, principal);
+  const scope = executableTasks(knex, principal);
   if (query['filter[type]']) scope.where('t.type', query['filter[type]']);
   if (query['filter[q]']) {
     const pattern = likePattern(query['filter[q]']);
@@ -101,6 +104,7 @@ export async function listMyTasks(knex: Knex, principal: Principal, query: MyTas
   const { rows, meta } = await pageOf<Record<string, any>>(scope, query, sortable, '-activatedAt', 't.id', {
     countCap: LIST_COUNT_CAP,
     keyset: true,
+    branches: { parts: assignedBranches(knex, principal), rows: () => myTaskRows(knex) },
   });
   return { data: rows.map(myTaskResource), meta };
 }
