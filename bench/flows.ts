@@ -23,7 +23,8 @@
  *
  * Needs PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows, created and
  * dropped by the run); the seed stays if BENCH_KEEP=1, and a later run with BENCH_KEEP=1 measures that seed again
- * instead of seeding anew. BENCH_ONLY=inbox,tasks loads only the targets whose label holds one of those words. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
+ * instead of seeding anew. BENCH_ONLY=inbox,tasks loads only the targets whose label holds one of those words; BENCH_SERVER_NODE_ARGS passes Node
+ * options to the server (a CPU profile under load, say). Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP_SECONDS (2), BENCH_FLOWS, BENCH_DOCUMENTS_PER_FLOW, BENCH_WORKSPACES (20).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -56,6 +57,8 @@ const WORKSPACES = intFromEnv('BENCH_WORKSPACES', 20, 1);
 /** BENCH_ONLY=inbox,tasks: load only the targets whose label contains one of these (GET /healthz always). */
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((part) => part.trim()) : null;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows';
+/** BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': Node options for the server, to profile it under load. */
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Target {
   label: string;
@@ -104,7 +107,7 @@ async function recreateDatabase(url: string, keep: boolean): Promise<void> {
 
 /** Starts core/server.ts as its own process on the benchmark database and waits for /readyz. */
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/server.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, '--import', 'tsx', 'core/server.ts'], {
     env: {
       ...process.env,
       DATABASE_URL,

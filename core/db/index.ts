@@ -6,6 +6,7 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { PreparingPgClient } from './prepared-client.ts';
 import { ensurePrivateFolder } from '../files/private-folder.ts';
 
 export type { Knex } from 'knex';
@@ -45,7 +46,8 @@ function preparedDatabase(dataDir: string | null): Blob | undefined {
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'postgres') {
     const knex = knexFactory({
-      client: 'pg',
+      // knex's pg client, preparing the statements that ask for it (see prepared-client.ts).
+      client: PreparingPgClient as never,
       // JIT off: our queries are short, and a subquery PostgreSQL estimates as costly (a group holding a million
       // tasks) made it spend ~500 ms compiling a list query that runs in 30 ms (npm run bench:flows).
       connection: { connectionString: config.url, options: '-c jit=off' },

@@ -181,12 +181,15 @@ export async function pageOf<Row>(
   if (options.keyset) {
     page.select(knex.raw('??::text as ??, ??::text as ??', [column, CURSOR_VALUE, idColumn, CURSOR_ID]));
   }
-  // The count and the page run side by side, on two pooled connections where there are two.
+  // The count and the page run side by side, on two pooled connections where there are two; both are prepared
+  // statements (core/db/prepared-client.ts): the shapes of a list's queries are few, and planning them cost more than
+  // running them.
   const [[{ total }], rows] = (await Promise.all([
     countUpTo === null
       ? count.count<{ total: number }[]>({ total: '*' })
       : knex
           .queryBuilder()
+          .options({ prepare: true })
           .count<{ total: number }[]>({ total: '*' })
           .from(
             count
@@ -194,7 +197,7 @@ export async function pageOf<Row>(
               .limit(countUpTo + 1)
               .as('capped'),
           ),
-    page.orderBy(order).limit(size).offset(offset),
+    page.orderBy(order).limit(size).offset(offset).options({ prepare: true }),
   ])) as [[{ total: number }], Row[]];
   const pageMeta: ListMeta['page'] = { number, size };
   if (options.keyset) {

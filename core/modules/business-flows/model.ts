@@ -30,13 +30,9 @@ export async function readFlowProperties(
   if (flows.length === 0) return result;
   const canEdit = new Map(flows.map((f) => [f.id, f.canEdit]));
   const rows = (await propertyValueQuery(db, 'business_flow')
-    .whereIn(
-      'v.target_id',
-      flows.map((f) => f.id),
-    )
-    .where((w) =>
-      w.where('p.organization_id', principal.organizationId).orWhere('p.public_to_client', true),
-    )) as PropertyValueRow[];
+    .whereRaw('v.target_id = ANY(?::uuid[])', [flows.map((f) => f.id)])
+    .where((w) => w.where('p.organization_id', principal.organizationId).orWhere('p.public_to_client', true))
+    .options({ prepare: true })) as PropertyValueRow[];
   for (const row of rows) {
     const isClient = row.organization_id !== principal.organizationId;
     const list = result.get(row.target_id) ?? [];
@@ -54,9 +50,11 @@ export async function accessByWorkspace(
 ): Promise<Map<string, WorkspaceAccess>> {
   const ids = [...new Set(workspaceIds)];
   if (ids.length === 0) return new Map();
+  // = ANY(array) and prepared: one statement for any page (core/db/prepared-client.ts).
   const workspaces = await db('workspaces')
-    .whereIn('id', ids)
-    .select('id', 'organization_id', 'name', 'mail_notification');
+    .whereRaw('id = ANY(?::uuid[])', [ids])
+    .select('id', 'organization_id', 'name', 'mail_notification')
+    .options({ prepare: true });
   return workspaceAccessMany(db, principal, workspaces);
 }
 

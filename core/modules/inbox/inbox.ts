@@ -226,11 +226,13 @@ function waitingForOthersCount(knex: Knex, principal: Principal) {
                  AND od.status IN ('in_progress', 'remanded') AND EXISTS :scope) AS flow_id
         FROM others ot OFFSET 0
     )`;
-  return knex.raw(
-    `${waiting} SELECT count(DISTINCT flow_id) AS flows, count(*) AS rows
+  return knex
+    .raw(
+      `${waiting} SELECT count(DISTINCT flow_id) AS flows, count(*) AS rows
        FROM (SELECT flow_id FROM waiting WHERE flow_id IS NOT NULL LIMIT ${WAITING_SAMPLE}) AS s`,
-    bindings,
-  );
+      bindings,
+    )
+    .options({ prepare: true });
 }
 
 async function countWaitingForOthers(knex: Knex, principal: Principal): Promise<InboxCount> {
@@ -457,7 +459,7 @@ export async function inboxOf(knex: Knex, principal: Principal, now: Date) {
   // each from every other request.
   const row: Record<string, any> = {};
   for (const [name, sql] of Object.entries(columns)) {
-    row[name] = ((await knex.first({ value: sql })) as { value: unknown }).value;
+    row[name] = ((await knex.first({ value: sql }).options({ prepare: true })) as { value: unknown }).value;
   }
   row.waitingForOthers_count = await countWaitingForOthers(knex, principal);
   const attributes = Object.fromEntries(

@@ -177,11 +177,10 @@ export async function workspaceAccessMany(
     workspaces.length === 0
       ? []
       : await callerParticipants(knex, principal)
-          .whereIn(
-            'p.workspace_id',
-            workspaces.map((w) => w.id),
-          )
-          .select('p.workspace_id', 'p.kind', 'p.group_id', 'p.is_public', 'p.is_editable');
+          .whereRaw('p.workspace_id = ANY(?::uuid[])', [workspaces.map((w) => w.id)])
+          .select('p.workspace_id', 'p.kind', 'p.group_id', 'p.is_public', 'p.is_editable')
+          // Prepared, one statement for any page (core/db/prepared-client.ts).
+          .options({ prepare: true });
   const result = new Map<string, WorkspaceAccess>();
   for (const workspace of workspaces) {
     const participants = rows.filter((r) => r.workspace_id === workspace.id);
