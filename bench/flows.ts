@@ -13,7 +13,10 @@
  *   POST /core/v1/business-flows/search        amount range;
  *   POST /core/v1/business-flows/search        transaction date range AND amount range AND counterparty contains;
  *   GET /core/v1/tasks/mine                    the owner's executable tasks, 20 a page (the inbox's first section);
- *   GET /core/v1/me/inbox                      the home screen: five sections with capped counts and warnings.
+ *   GET /core/v1/me/inbox                      the home screen: five sections with capped counts and warnings;
+ *   the flow list and the inbox again as a member of the owner's group who is no administrator (the visibility rule
+ *   in full, as for most users).
+ * The loads above run as the owner, an administrator (who sees every flow of the organization).
  * For the inbox the seed also has what a living organization has: every tenth flow's tasks wait on another group
  * (waiting for others), completed flows carry their completion time (the last 30 days: completed recently), one
  * flow in fifty has a remanded document, one in a thousand a document the malware scan stopped, and the owner has
@@ -65,6 +68,8 @@ interface Target {
   path: string;
   method?: 'GET' | 'POST';
   body?: unknown;
+  /** Who asks: the owner (an administrator, who sees every flow of the organization) or a member of its group. */
+  as?: 'owner' | 'member';
 }
 
 interface Figures {
@@ -310,6 +315,25 @@ async function keptSeed(client: pg.Client): Promise<{ loginId: string; seeded: S
   };
 }
 
+/**
+ * A member of the owner's group who is no administrator (`member-<owner's login>`, the owner's password): the list's
+ * visibility rule runs in full for them, as for most users, where the owner's administrator rights short-cut it.
+ */
+async function ensureMember(client: pg.Client, ownerLoginId: string): Promise<string> {
+  const loginId = `member-${ownerLoginId}`;
+  await client.query(
+    `WITH owner AS (SELECT u.id, u.organization_id, u.password_hash FROM users u WHERE u.login_id = $1),
+          member AS (
+            INSERT INTO users (organization_id, login_id, name, email, password_hash)
+            SELECT organization_id, $2, '一般社員', 'member@example.com', password_hash FROM owner
+            ON CONFLICT DO NOTHING RETURNING id)
+     INSERT INTO group_members (group_id, user_id)
+     SELECT gm.group_id, member.id FROM member, owner JOIN group_members gm ON gm.user_id = owner.id`,
+    [ownerLoginId, loginId],
+  );
+  return loginId;
+}
+
 /** Signs the kept seed's owner in (bench/api.ts signs every owner up with the same password). */
 async function signIn(base: string, loginId: string): Promise<string> {
   const terms = await call<{ data: { id: string } }>(base, 'GET', '/core/v1/terms/current', 200);
@@ -422,17 +446,21 @@ async function main(): Promise<void> {
     const kept = keep ? await keptSeed(client) : null;
     let token: string;
     let seeded: Seeded;
+    let ownerLoginId: string;
     if (kept) {
       console.log(`Reusing the kept seed of ${kept.loginId} (BENCH_KEEP=1); ANALYZE ...`);
       await client.query('ANALYZE');
       token = await signIn(base, kept.loginId);
       seeded = kept.seeded;
+      ownerLoginId = kept.loginId;
     } else {
       const owner = await signUpAndIn(base);
       token = owner.token;
       console.log(`Seeding ${FLOWS.toLocaleString('en-US')} flows × ${DOCUMENTS_PER_FLOW} documents ...`);
       seeded = await seed(client, owner.loginId);
+      ownerLoginId = owner.loginId;
     }
+    const tokens = { owner: token, member: await signIn(base, await ensureMember(client, ownerLoginId)) };
     const amount = { propertyId: seeded.amountId, from: '1000000', to: '1500000' };
     const date = { propertyId: seeded.dateId, from: '2023-04-01', to: '2023-06-30' };
     const counterparty = { propertyId: seeded.counterpartyId, contains: '取引先1' };
@@ -476,16 +504,22 @@ async function main(): Promise<void> {
         },
         { label: 'GET /tasks/mine (page 1 of 20)', path: '/core/v1/tasks/mine?page%5Bsize%5D=20' },
         { label: 'GET /me/inbox', path: '/core/v1/me/inbox' },
+        {
+          label: 'GET /business-flows as a member (page 1 of 20)',
+          path: '/core/v1/business-flows?page%5Bsize%5D=20',
+          as: 'member',
+        },
+        { label: 'GET /me/inbox as a member', path: '/core/v1/me/inbox', as: 'member' },
       ] as Target[]
     ).filter((target, i) => i === 0 || !ONLY || ONLY.some((part) => target.label.includes(part)));
-    for (const target of targets.slice(1).filter((target) => target.label !== 'GET /me/inbox')) {
+    for (const target of targets.slice(1).filter((target) => !target.path.endsWith('/me/inbox'))) {
       const answer = await call<{ meta: { total: number; totalCapped?: boolean } }>(
         base,
         target.method ?? 'GET',
         target.path,
         200,
         target.body,
-        token,
+        tokens[target.as ?? 'owner'],
       );
       const total = `${answer.meta.total.toLocaleString('en-US')}${answer.meta.totalCapped ? '+' : ''}`;
       console.log(`  ${target.label}: ${total} matches`);
@@ -512,7 +546,7 @@ async function main(): Promise<void> {
       const loadBefore = os.loadavg()[0]!;
       for (const target of targets) {
         console.log(`Loading ${target.label} with ${connections}: ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s ...`);
-        figures.push(await measure(base, token, target, connections));
+        figures.push(await measure(base, tokens[target.as ?? 'owner'], target, connections));
       }
       printTable(
         `Keiyaku PostgreSQL · ${FLOWS.toLocaleString('en-US')} flows, ${(FLOWS * DOCUMENTS_PER_FLOW).toLocaleString('en-US')} documents in one organization · ` +

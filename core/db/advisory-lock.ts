@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onPostgresServer } from './prepared-client.ts';
 
 /**
  * Runs `work` only if no other process is running the work of the same name: periodic work (the hourly long-term
@@ -13,7 +14,7 @@ export async function exclusively<T>(
   name: string,
   work: () => Promise<T>,
 ): Promise<{ ran: true; result: T } | { ran: false }> {
-  if (knex.client.config.client !== 'pg') return { ran: true, result: await work() };
+  if (!onPostgresServer(knex)) return { ran: true, result: await work() };
   const connection = await knex.client.acquireConnection();
   try {
     const { rows } = (await connection.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [

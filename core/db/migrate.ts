@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { onPostgresServer } from './prepared-client.ts';
 
 const MIGRATION_FILE = /^\d{14}_[a-z0-9_-]+\.(ts|js)$/;
 
@@ -39,7 +40,7 @@ const MIGRATION_LOCK_KEY = '7738362087318970989';
  * PGlite has one process and one connection: nothing to wait for.
  */
 export async function underMigrationLock<T>(knex: Knex, work: () => Promise<T>): Promise<T> {
-  if (knex.client.config.client !== 'pg') return work();
+  if (!onPostgresServer(knex)) return work();
   const connection = await knex.client.acquireConnection();
   try {
     await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isolatedDatabase } from '../../tests/helpers/databases.ts';
 import { type Database, openDatabase } from './index.ts';
-import { statementName } from './prepared-client.ts';
+import { onPostgresServer, statementName } from './prepared-client.ts';
 
 let db: Database;
 let drop: () => Promise<void>;
@@ -22,6 +22,10 @@ afterAll(async () => {
 });
 
 describe('prepared statements on request', () => {
+  it('keeps the client known for a PostgreSQL server (advisory locks and the migration lock depend on it)', () => {
+    expect(onPostgresServer(db.knex)).toBe(kind === 'postgres');
+  });
+
   it.runIf(kind === 'postgres')('names the statement on its connection and answers as the plain query', async () => {
     await db.knex.transaction(async (trx) => {
       const query = () => trx.select(trx.raw('?::int + 1 AS n', [41]));

@@ -33,3 +33,8 @@ export class PreparingPgClient extends (ClientPg as unknown as typeof Knex.Clien
     ).prototype._query.call(this, connection, obj);
   }
 }
+
+/** Whether knex talks to a PostgreSQL server (ours, or knex's plain 'pg' client), not to the embedded PGlite. */
+export function onPostgresServer(knex: Knex): boolean {
+  return knex.client instanceof PreparingPgClient || knex.client.config.client === 'pg';
+}
