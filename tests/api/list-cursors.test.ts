@@ -133,3 +133,50 @@ describe('keyset paging of the other lists', () => {
     }
   });
 });
+
+describe('flows of several organizations, merged', () => {
+  it("pages a partner's flows and the caller's own in one order, by number and by cursor, counted once", async () => {
+    // A partner organization shares a public workspace with the caller's organization: its flows interleave in time
+    // with the caller's own, and each organization's flows are read from its own index, then merged.
+    const partner = await signedInOwner(app, { organizationName: '取引先株式会社' });
+    const partnerWorkspace = await seedWorkspace(app, partner.organizationId, [
+      { partnerOrganizationId: organizationId, isPublic: true },
+    ]);
+    const at = new Date('2026-01-01T00:00:00Z');
+    const shared = Array.from({ length: 37 }, (_, i) => ({
+      organization_id: partner.organizationId,
+      workspace_id: partnerWorkspace,
+      name: `shared${i % 5}`,
+      status: 'in_progress',
+      created_at: new Date(at.getTime() + Math.floor(i / 3) * 2 + 1),
+      created_by: partner.ownerId,
+    }));
+    await app.service.deps.knex.batchInsert('business_flows', shared);
+    const expected = async (order: 'asc' | 'desc') =>
+      (
+        await app.service.deps
+          .knex('business_flows')
+          .whereIn('organization_id', [organizationId, partner.organizationId])
+          .whereNot('status', 'draft')
+          .orderBy([
+            { column: 'created_at', order },
+            { column: 'id', order },
+          ])
+          .select('id')
+      ).map((row) => row.id as string);
+    const want = await expected('desc');
+    expect(want).toHaveLength(FLOWS + 37);
+    expect(await readAll({ sort: '-createdAt' })).toEqual(want);
+    expect(await readAll({ sort: 'createdAt' })).toEqual(await expected('asc'));
+    const byNumber: string[] = [];
+    for (let number = 1; number <= 3; number += 1) {
+      const page = await list({ sort: '-createdAt', 'page[size]': 40, 'page[number]': number });
+      expect(page.body.meta).toMatchObject({ total: FLOWS + 37, totalCapped: false });
+      byNumber.push(...(page.body.data as { id: string }[]).map((flow) => flow.id));
+    }
+    expect(byNumber).toEqual(want);
+    // The partner's owner sees only their own organization's flows (the caller's are not shared with them).
+    const theirs = await app.api.call('listBusinessFlows', { token: partner.token, query: { 'page[size]': 100 } });
+    expect(theirs.body.meta.total).toBe(37);
+  });
+});

@@ -3,12 +3,12 @@ import type { ApiRouter } from '../../contract/router.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { Principal } from '../../http/context.ts';
 import { LIST_COUNT_CAP, pageOf } from '../../http/pagination.ts';
-import { flowAccess } from '../workspaces/access.ts';
+import { flowAccess, flowsByOrganization } from '../workspaces/access.ts';
 import { cancelFlow, completeByHand, markIncomplete } from './change-status.ts';
 import { createBusinessFlow } from './create-business-flow.ts';
 import { discardDraft, sendDraft } from './drafts.ts';
 import { exportFlowsCsv } from './export-business-flows.ts';
-import { flowBody, flowResources, type FlowListRow } from './model.ts';
+import { flowBody, flowResources, type FlowListRow, flowsWithWorkspace } from './model.ts';
 import { bodyPointer, FLOW_SORTABLE, type FlowFilter, flowSearchScope, queryPointer } from './search.ts';
 import { updateBusinessFlow } from './update-business-flow.ts';
 
@@ -41,6 +41,7 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
     const { rows, meta } = await pageOf<FlowListRow>(scope, list, FLOW_SORTABLE, '-createdAt', 'f.id', {
       countCap: LIST_COUNT_CAP,
       keyset: true,
+      branches: { parts: flowsByOrganization(knex, principal), rows: () => flowsWithWorkspace(knex) },
     });
     return { body: { data: await flowResources(knex, principal, rows), meta } };
   };

@@ -16,6 +16,7 @@
 import type { Knex } from 'knex';
 import type { GuestPrincipal, Principal } from '../../http/context.ts';
 import { AppError } from '../../http/errors.ts';
+import { BRANCH_ID } from '../../http/pagination.ts';
 
 /** What the caller may do in one workspace. */
 export interface WorkspaceAccess {
@@ -115,6 +116,36 @@ export function whereFlowVisible(knex: Knex, query: Knex.QueryBuilder, principal
       flowsOfTasks((q) => q.where('vt.partner_organization_id', principal.organizationId)),
     );
   });
+}
+
+/**
+ * The organizations whose flows the caller may see some of: their own, those whose workspaces they take part in,
+ * and those that assigned their organization a task. whereFlowVisible only ever matches flows of these (a task's
+ * group is one of its flow's organization's groups), so a list can walk each one's flows on its own.
+ */
+function visibleFlowOrganizations(knex: Knex, principal: Principal) {
+  return knex
+    .select(knex.raw('?::uuid AS id', [principal.organizationId]))
+    .union([
+      callerParticipants(knex, principal).select('p.organization_id as id'),
+      knex('tasks').where('partner_organization_id', principal.organizationId).distinct('organization_id as id'),
+    ]);
+}
+
+/**
+ * whereFlowVisible read per organization, for a paged list (core/http/pagination.ts PageOptions.branches): each
+ * visible organization's flows walked in the sort order along its own index (business_flows_org_<sort key>), then
+ * merged. Read across every organization at once, a list walked the whole platform's flows to find twenty of one
+ * small organization's.
+ */
+export function flowsByOrganization(knex: Knex, principal: Principal) {
+  return [
+    (first: Knex.QueryBuilder) =>
+      knex
+        .from(visibleFlowOrganizations(knex, principal).as('vo'))
+        .joinRaw('CROSS JOIN LATERAL ? AS x', [knex.raw('?', [first.whereRaw('f.organization_id = vo.id')])])
+        .select(`x.${BRANCH_ID}`),
+  ];
 }
 
 /**
