@@ -5,6 +5,9 @@ import { AppError, toJsonApiErrors } from './errors.ts';
 import { clientAddress } from './client-address.ts';
 import { negotiateLocale, type RequestContext } from './context.ts';
 
+/** Paths machines poll: logged at debug when they answer well. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
 const TRACE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
@@ -43,7 +46,10 @@ export function traceContext(logger: Logger, trustedProxies: readonly string[]):
       await next();
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      req.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
+      // Probes and scrapes (a load balancer's /healthz every few seconds, Prometheus' /metrics) at debug: at info they
+      // would bury the requests people make. A failing one still shows.
+      const routine = PROBE_PATHS.has(ctx.path) && ctx.status < 400;
+      req.log[routine ? 'debug' : 'info']({ method: ctx.method, path: ctx.path, status: ctx.status, ms }, 'request');
     }
   };
 }
