@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 
 /*
  * The business flow list reads each visible organization's flows on its own, in the sort order
- * (core/modules/workspaces/access.ts flowsByOrganization): its indexes lead with the organization. The indexes they
- * replace (20261128006000) held every organization's flows in one order, so a small organization's list walked the
- * whole platform's flows to find its twenty.
+ * (core/modules/workspaces/access.ts flowsByOrganization): its indexes lead with the organization. With only the
+ * indexes of 20261128006000, which hold every organization's flows in one order, a small organization's list walked
+ * the whole platform's flows to find its twenty. Those stay for the home screen's sections (flows waiting for others
+ * oldest first, completed recently newest first), which still read across organizations.
  */
 export async function up(knex: Knex): Promise<void> {
   for (const column of ['created_at', 'updated_at', 'completed_at', 'name']) {
@@ -12,7 +13,6 @@ export async function up(knex: Knex): Promise<void> {
       `CREATE INDEX business_flows_org_${column} ON business_flows (organization_id, ${column}, id)
          WHERE status <> 'draft'`,
     );
-    await knex.raw(`DROP INDEX IF EXISTS business_flows_list_${column}`);
   }
 }
 
