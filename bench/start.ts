@@ -1,9 +1,9 @@
 /**
  * `npm run bench:start`: how long the real server takes from spawn to answering /healthz, and its resident memory
- * then (VmRSS from /proc/<pid>/status), for the compiled build `npm start` runs (dist/server) and, side by side in the
- * same run, the old way (`node --import tsx core/server.ts`). Three cases each: the embedded default on a new data
- * folder, the embedded default restarted on that folder, and PostgreSQL (a scratch database, already migrated by a
- * first start, so the figure is a restart's).
+ * then (VmRSS from /proc/<pid>/status, and the peak until then, VmHWM), for the compiled build `npm start` runs
+ * (dist/server) and, side by side in the same run, the old way (`node --import tsx core/server.ts`). Three cases
+ * each: the embedded default on a new data folder, the embedded default restarted on that folder, and PostgreSQL (a
+ * scratch database, already migrated by a first start, so the figure is a restart's).
  *
  * BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres): a server where a scratch database may be created;
  * BENCH_RUNS (1): starts per case, the median is reported.
@@ -36,10 +36,11 @@ function freePort(): Promise<number> {
   });
 }
 
-function rssMb(pid: number): number {
+/** A memory figure of /proc/<pid>/status in MB: VmRSS (resident now) or VmHWM (the most it was resident). */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
-    .find((row) => row.startsWith('VmRSS:'));
+    .find((row) => row.startsWith(`${field}:`));
   return Math.round(Number(line?.split(/\s+/)[1] ?? 0) / 1024);
 }
 
@@ -55,6 +56,7 @@ function stop(child: ChildProcess): Promise<void> {
 interface Start {
   seconds: number;
   rssMb: number;
+  peakMb: number;
 }
 
 /** Spawns the server, waits for /healthz, reads its RSS, stops it. */
@@ -80,7 +82,10 @@ async function startOnce(way: Way, dataDir: string, databaseUrl: string | null):
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${way} server exited with ${child.exitCode}:\n${errors}`);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
-      if (health?.ok) return { seconds: (performance.now() - started) / 1000, rssMb: rssMb(child.pid!) };
+      if (health?.ok) {
+        const seconds = (performance.now() - started) / 1000;
+        return { seconds, rssMb: statusMb(child.pid!, 'VmRSS'), peakMb: statusMb(child.pid!, 'VmHWM') };
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`${way} server did not answer /healthz within 120 s:\n${errors}`);
@@ -110,6 +115,7 @@ async function measure(
   const pick = (starts: Start[]) => ({
     seconds: median(starts.map((start) => start.seconds)),
     rssMb: median(starts.map((start) => start.rssMb)),
+    peakMb: median(starts.map((start) => start.peakMb)),
   });
   return { fresh: pick(fresh), restart: pick(restart), postgres: pick(postgres) };
 }
@@ -132,7 +138,7 @@ try {
   await startOnce('compiled', pgDataDir, databaseUrl.href);
   const tsx = await measure('tsx', scratch, databaseUrl.href, pgDataDir);
   const compiled = await measure('compiled', scratch, databaseUrl.href, pgDataDir);
-  const format = (start: Start) => `${start.seconds.toFixed(1)} s, ${start.rssMb} MB`;
+  const format = (start: Start) => `${start.seconds.toFixed(1)} s, ${start.rssMb} MB (peak ${start.peakMb})`;
   const rows: TargetRow[] = [];
   const cases = [
     { key: 'fresh', label: 'embedded, new data folder', seconds: 8, rss: 400 },

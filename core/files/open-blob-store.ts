@@ -1,6 +1,5 @@
 import { type Config, ConfigError } from '../config.ts';
 import { LocalBlobStore } from './blob-store.ts';
-import { S3BlobStore } from './s3-blob-store.ts';
 import type { SweepableStore } from './sweep-orphans.ts';
 
 /**
@@ -9,6 +8,8 @@ import type { SweepableStore } from './sweep-orphans.ts';
  */
 export async function openBlobStore(config: Config): Promise<SweepableStore> {
   if (config.blobStore.kind === 'local') return new LocalBlobStore(config.dataDir);
+  // The AWS SDK loads only when blobs are in a bucket (~5 MB of heap an instance on the data folder does not need).
+  const { S3BlobStore } = await import('./s3-blob-store.ts');
   const store = new S3BlobStore(config.blobStore);
   try {
     await store.check();

@@ -26,8 +26,8 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { exclusively } from '../db/advisory-lock.ts';
 import { executeOnConnection } from '../db/index.ts';
-import { type LocalBlobStore, TEMP_SUFFIX } from './blob-store.ts';
-import { S3BlobStore } from './s3-blob-store.ts';
+import { LocalBlobStore, TEMP_SUFFIX } from './blob-store.ts';
+import type { S3BlobStore } from './s3-blob-store.ts';
 
 /** Suffix of a blob set aside for deletion. */
 const QUARANTINE_SUFFIX = '.sweep';
@@ -81,7 +81,7 @@ export async function sweepOrphanBlobs(
     const { rows } = await executeOnConnection(knex, sql, [shas]);
     return new Set(rows.map((row) => row.sha256 as string));
   };
-  if (store instanceof S3BlobStore) {
+  if (!(store instanceof LocalBlobStore)) {
     await sweepBucket(store, options.graceMs, referenced, report);
     return report;
   }

@@ -4,8 +4,6 @@
  * separated by blank lines. The mail plugin's POST /mail/bounces takes the raw report (the whole bounce message or
  * just its delivery-status part) and blocks each recipient whose Status is permanent (5.x.x).
  */
-import { simpleParser } from 'mailparser';
-
 export interface RecipientStatus {
   /** The failed recipient's address (Final-Recipient, else Original-Recipient), without its address type. */
   recipient: string;
@@ -58,6 +56,8 @@ export function recipientStatuses(text: string): RecipientStatus[] {
  * any transfer encoding), else from the text itself (a bare delivery-status body).
  */
 export async function parseBounceReport(raw: string): Promise<RecipientStatus[]> {
+  // mailparser (and its MIME and HTML dependencies) loads with the first bounce report, not at every start.
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
   const parts = parsed.attachments
     .filter((a) => /^message\/(global-)?delivery-status$/i.test(a.contentType))

@@ -4,7 +4,6 @@
  * the root folder; plus the folder picker's listing.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { BoxClient } from 'box-node-sdk';
 import type { AccessToken } from 'box-node-sdk/schemas';
 import type { TokenStorage } from 'box-node-sdk/box';
 import { AppError, perUser, type PluginRouter } from '../../core/plugins/index.ts';
@@ -15,6 +14,7 @@ import {
   type Ctx,
   describeBoxError,
   isAuthFailure,
+  loadBoxSdk,
   networkSession,
   oauthForExchange,
   sealTokens,
@@ -160,12 +160,13 @@ export function connectionRoutes(router: PluginRouter, ctx: Ctx): void {
     if (used !== 1) throw new AppError('BOX_STATE_INVALID');
 
     const storage = new ExchangeStorage();
-    const session = networkSession(ctx);
+    const session = await networkSession(ctx);
+    const { box } = await loadBoxSdk();
     let account: { id: string; login: string | null; name: string | null };
     try {
-      await oauthForExchange(ctx, storage).getTokensAuthorizationCodeGrant(code, session);
-      const me = await new BoxClient({
-        auth: oauthForExchange(ctx, storage),
+      await (await oauthForExchange(ctx, storage)).getTokensAuthorizationCodeGrant(code, session);
+      const me = await new box.BoxClient({
+        auth: await oauthForExchange(ctx, storage),
         networkSession: session,
       }).users.getUserMe();
       account = { id: me.id, login: me.login ?? null, name: me.name ?? null };
@@ -213,7 +214,7 @@ export function connectionRoutes(router: PluginRouter, ctx: Ctx): void {
     if (!connection) return { status: 204 };
     if (connection.tokens_sealed && ctx.config.clientId) {
       try {
-        await clientFor(ctx, connection.id).auth.revokeToken(networkSession(ctx));
+        await (await clientFor(ctx, connection.id)).auth.revokeToken(await networkSession(ctx));
       } catch (error) {
         ctx.log.warn({ box: describeBoxError(error) }, 'box token revocation failed; disconnecting anyway');
       }
@@ -242,7 +243,8 @@ export function connectionRoutes(router: PluginRouter, ctx: Ctx): void {
     const { folderId } = body.data.attributes;
     let name: string;
     try {
-      const folder = await clientFor(ctx, connection.id).client.folders.getFolderById(folderId, {
+      const { client } = await clientFor(ctx, connection.id);
+      const folder = await client.folders.getFolderById(folderId, {
         queryParams: { fields: ['name'] },
       });
       name = folder.name ?? (folderId === '0' ? 'All Files' : folderId);
@@ -274,7 +276,7 @@ export function connectionRoutes(router: PluginRouter, ctx: Ctx): void {
     const parentId = query.parentId ?? '0';
     const offset = query['page[offset]'] ?? 0;
     const limit = query['page[limit]'] ?? 100;
-    const { client } = clientFor(ctx, connection.id);
+    const { client } = await clientFor(ctx, connection.id);
     try {
       const parent = await client.folders.getFolderById(parentId, {
         queryParams: { fields: ['name', 'path_collection'] },

@@ -123,7 +123,7 @@ async function putFile(client: BoxClient, folderId: string, fileName: string, by
 }
 
 async function sendFiles(ctx: Ctx, connection: ConnectionRow, files: CompletedDocumentFiles) {
-  const { client } = clientFor(ctx, connection.id);
+  const { client } = await clientFor(ctx, connection.id);
   for (let attempt = 1; ; attempt++) {
     const folderId = await flowFolder(ctx, client, connection, files);
     try {
