@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { parse as parseYaml } from 'yaml';
 import { buildDbTemplate } from './build-db-template.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -107,6 +108,11 @@ async function buildInto(serverDist: string): Promise<void> {
   // rebuilt after the server, and is large).
   cpSync(path.join(root, 'config'), path.join(serverDist, 'config'), { recursive: true });
   copyFileSync(path.join(root, 'openapi.yaml'), path.join(serverDist, 'openapi.yaml'));
+  // The contract parsed once here: the server reads this JSON instead of parsing the YAML at every start.
+  writeFileSync(
+    path.join(serverDist, 'openapi.json'),
+    JSON.stringify(parseYaml(readFileSync(path.join(root, 'openapi.yaml'), 'utf8'))),
+  );
   mkdirSync(path.join(serverDist, 'web'), { recursive: true });
   symlinkSync(path.join(root, 'web', 'dist'), path.join(serverDist, 'web', 'dist'), 'dir');
   // The prepared embedded database a new data folder starts from (built with the output just compiled).
