@@ -4,7 +4,7 @@
  * dictionary's /M). The signature value comes from a SigningKey, so the private key can live anywhere. The same
  * builder signs RFC 3161 tokens (encapsulated TSTInfo) for the built-in TSA.
  */
-import { createHash, verify as cryptoVerify, X509Certificate } from 'node:crypto';
+import { createHash, verify as cryptoVerify, type KeyObject, X509Certificate } from 'node:crypto';
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import * as der from './der.ts';
@@ -160,9 +160,18 @@ export function signerCertificate(
   signedData: pkijs.SignedData,
   signerInfo: pkijs.SignerInfo,
 ): pkijs.Certificate | null {
-  const certificates = (signedData.certificates ?? []).filter(
-    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
-  );
+  return signerCertificateAmong(certificatesOf(signedData), signerInfo);
+}
+
+/** The SignedData's certificates (not attribute or other certificate formats). */
+const certificatesOf = (signedData: pkijs.SignedData) =>
+  (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+
+/** The certificate among `certificates` that the SignerInfo names (issuer and serial, or subject key identifier). */
+function signerCertificateAmong(
+  certificates: readonly pkijs.Certificate[],
+  signerInfo: pkijs.SignerInfo,
+): pkijs.Certificate | null {
   const sid = signerInfo.sid;
   if (sid instanceof pkijs.IssuerAndSerialNumber) {
     return certificates.find((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber)) ?? null;
@@ -191,8 +200,31 @@ export interface SignerCheck {
  * caller has already hashed the content with the SignerInfo's digest algorithm (a PDF's ByteRange, hashed once).
  */
 export function checkSigner(signedData: pkijs.SignedData, content: Uint8Array, contentIsDigest = false): SignerCheck {
-  const signerInfo = signedData.signerInfos[0]!;
-  const certificate = signerCertificate(signedData, signerInfo);
+  return checkSignerInfo(certificatesOf(signedData), signedData.signerInfos[0]!, content, contentIsDigest);
+}
+
+/**
+ * A certificate's public key for node:crypto, by certificate object: a certificate read once and kept (the TSA's, see
+ * tsa-token.ts) is encoded and read by node:crypto once, not on every signature.
+ */
+const publicKeys = new WeakMap<pkijs.Certificate, KeyObject>();
+function publicKeyOfCertificate(certificate: pkijs.Certificate): KeyObject {
+  let key = publicKeys.get(certificate);
+  if (!key) {
+    key = new X509Certificate(Buffer.from(certificate.toSchema().toBER(false))).publicKey;
+    publicKeys.set(certificate, key);
+  }
+  return key;
+}
+
+/** checkSigner for one SignerInfo and the certificates it may name. */
+export function checkSignerInfo(
+  certificates: readonly pkijs.Certificate[],
+  signerInfo: pkijs.SignerInfo,
+  content: Uint8Array,
+  contentIsDigest = false,
+): SignerCheck {
+  const certificate = signerCertificateAmong(certificates, signerInfo);
   const hash = HASH_OF_OID[signerInfo.digestAlgorithm.algorithmId] ?? 'sha256';
   const digest = contentIsDigest ? Buffer.from(content) : createHash(hash).update(content).digest();
   const messageDigest = attributeValue(signerInfo, OID.messageDigest) as asn1js.OctetString | null;
@@ -211,7 +243,7 @@ export function checkSigner(signedData: pkijs.SignedData, content: Uint8Array, c
       data[0] = 0x31;
     }
     try {
-      const { publicKey } = new X509Certificate(Buffer.from(certificate.toSchema().toBER(false)));
+      const publicKey = publicKeyOfCertificate(certificate);
       signatureValid = cryptoVerify(
         hash,
         data,

@@ -170,6 +170,19 @@ export function crlIsOfIssuer(crl: pkijs.CertificateRevocationList, issuer: pkij
   return !keyId || equalBytes(new Uint8Array(keyId.valueBlock.valueHexView), keyIdentifierOf(issuer));
 }
 
+/** What a CRL says of a certificate whatever the time: a problem, or its dates, number and the certificate's entry. */
+type TimelessCheck =
+  | { usable: true; thisUpdate: Date; nextUpdate: Date | null; entry: CrlEntry | null; crlNumber: bigint | null }
+  | { usable: false; problem: string };
+
+/**
+ * Timeless verdicts by the SHA-256 of the CRL, the certificate and the issuer: reading a CRL with pkijs and checking
+ * its signature costs milliseconds, and a signature with the service's key checks the same local CA CRL (re-issued
+ * hourly) every time. The time checks are made on every call.
+ */
+const timelessChecks = new Map<string, TimelessCheck>();
+const TIMELESS_CHECKS_KEPT = 256;
+
 /**
  * Checks `crlDer` for `certificateDer` issued by `issuerDer`: parsed, the issuer's, a complete CRL, signed by the
  * issuer, fresh for `freshness` at `now`; then finds the certificate's entry (by serial number).
@@ -181,6 +194,35 @@ export function checkCrl(
   now: Date,
   freshness: Freshness,
 ): CrlCheck {
+  const hash = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+  const key = `${hash(crlDer)} ${hash(certificateDer)} ${hash(issuerDer)}`;
+  let timeless = timelessChecks.get(key);
+  if (!timeless) {
+    timeless = checkTimeless(crlDer, certificateDer, issuerDer);
+    if (timelessChecks.size >= TIMELESS_CHECKS_KEPT) timelessChecks.delete(timelessChecks.keys().next().value!);
+    timelessChecks.set(key, timeless);
+  }
+  if (!timeless.usable) return { ...timeless };
+  const { thisUpdate, nextUpdate, entry, crlNumber } = timeless;
+  const t = now.getTime();
+  if (thisUpdate.getTime() > t + CLOCK_SKEW_MS) return { usable: false, problem: 'thisUpdate is in the future' };
+  if (freshness === 'current') {
+    if (nextUpdate && nextUpdate.getTime() < t)
+      return { usable: false, problem: `stale (nextUpdate ${iso(nextUpdate)})` };
+    if (!nextUpdate && thisUpdate.getTime() < t - DAY) return { usable: false, problem: 'stale (no nextUpdate)' };
+  }
+  // Copies: a caller's status must not share mutable dates with the cache.
+  return {
+    usable: true,
+    thisUpdate: new Date(thisUpdate),
+    nextUpdate: nextUpdate && new Date(nextUpdate),
+    entry: entry && { revokedAt: new Date(entry.revokedAt), reason: entry.reason },
+    crlNumber,
+  };
+}
+
+/** checkCrl's checks that do not depend on the time: parsed, the issuer's, complete, signed; the entry. */
+function checkTimeless(crlDer: Uint8Array, certificateDer: Uint8Array, issuerDer: Uint8Array): TimelessCheck {
   let crl: pkijs.CertificateRevocationList;
   let certificate: pkijs.Certificate;
   let issuer: pkijs.Certificate;
@@ -217,13 +259,6 @@ export function checkCrl(
   if (!signed) return { usable: false, problem: 'signature does not verify' };
   const thisUpdate = crl.thisUpdate.value;
   const nextUpdate = crl.nextUpdate?.value ?? null;
-  const t = now.getTime();
-  if (thisUpdate.getTime() > t + CLOCK_SKEW_MS) return { usable: false, problem: 'thisUpdate is in the future' };
-  if (freshness === 'current') {
-    if (nextUpdate && nextUpdate.getTime() < t)
-      return { usable: false, problem: `stale (nextUpdate ${iso(nextUpdate)})` };
-    if (!nextUpdate && thisUpdate.getTime() < t - DAY) return { usable: false, problem: 'stale (no nextUpdate)' };
-  }
   const numberExtension = crl.crlExtensions?.extensions.find((e) => e.extnID === EXT.crlNumber);
   const crlNumber = numberExtension
     ? ((numberExtension.parsedValue as asn1js.Integer | undefined)?.toBigInt() ?? null)

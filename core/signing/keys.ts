@@ -30,6 +30,14 @@ export function softwareKey(input: {
     algorithm,
     certificate: input.certificate,
     chain: input.chain ?? [],
-    sign: async (data) => new Uint8Array(cryptoSign('sha256', data, { key: privateKey, dsaEncoding: 'der' })),
+    // The callback form runs the private-key operation on libuv's thread pool: the key stays in this process and
+    // its handle on this thread, and the event loop is not blocked for the millisecond an RSA-2048 signature takes.
+    sign: (data) =>
+      new Promise<Uint8Array>((resolve, reject) => {
+        cryptoSign('sha256', data, { key: privateKey, dsaEncoding: 'der' }, (error, signature) => {
+          if (error) reject(error);
+          else resolve(new Uint8Array(signature));
+        });
+      }),
   };
 }

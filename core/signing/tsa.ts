@@ -12,6 +12,7 @@ import { arrayBuffer, buildSignedData, certificateDer, checkSigner, OID, parseSi
 import { children, type DerElement, readElement, sequence, smallInteger } from './der.ts';
 import { softwareKey } from './keys.ts';
 import type { ServiceKey } from './pki.ts';
+import { isTimeStampingCertificate, readPlainToken, type TokenFacts } from './tsa-token.ts';
 import type { SigningKey, TimestampAuthority, TimestampToken } from './types.ts';
 
 /** The built-in TSA's policy: an OID under the UUID arc (ITU-T X.667), so it names nobody else's policy. */
@@ -124,17 +125,24 @@ export function parseTimestampToken(tokenDer: Uint8Array): ParsedToken {
   const content = new Uint8Array(eContent.getValue());
   const tstInfo = pkijs.TSTInfo.fromBER(content);
   const check = checkSigner(signedData, content);
-  let timeStamping = false;
-  if (check.certificate) {
-    const eku = check.certificate.extensions?.find((e) => e.extnID === '2.5.29.37');
-    timeStamping =
-      !!eku && (eku.parsedValue as pkijs.ExtKeyUsage | undefined)?.keyPurposes.includes(OID.timeStamping) === true;
-  }
+  const timeStamping = !!check.certificate && isTimeStampingCertificate(check.certificate);
   return {
     tstInfo,
     signedData,
     signatureValid: check.digestMatches && check.signatureValid && timeStamping,
     certificate: check.certificate,
+  };
+}
+
+/** A token read the general way (parseTimestampToken), as acceptTimestampResponse checks it. */
+function factsOf(token: ParsedToken): TokenFacts {
+  return {
+    tstInfo: token.tstInfo,
+    signatureValid: token.signatureValid,
+    certificate: token.certificate && certificateDer(token.certificate),
+    certificates: (token.signedData.certificates ?? [])
+      .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+      .map(certificateDer),
   };
 }
 
@@ -190,9 +198,9 @@ export function acceptTimestampResponse(
   }
   if (!tokenElement) throw new AppError('TSA_RESPONSE_INVALID', { detail: 'no token' });
   const der = responseDer.slice(tokenElement.start, tokenElement.end);
-  let token: ParsedToken;
+  let token: TokenFacts;
   try {
-    token = parseTimestampToken(der);
+    token = readPlainToken(der) ?? factsOf(parseTimestampToken(der));
   } catch {
     throw new AppError('TSA_RESPONSE_INVALID', { detail: 'token is not a TSTInfo SignedData' });
   }
@@ -211,11 +219,8 @@ export function acceptTimestampResponse(
   if (!token.signatureValid || !token.certificate) {
     throw new AppError('TSA_RESPONSE_INVALID', { detail: 'token signature or TSA certificate does not verify' });
   }
-  const tsaCertificate = certificateDer(token.certificate);
-  const tsaChain = (token.signedData.certificates ?? [])
-    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
-    .map(certificateDer)
-    .filter((c) => !Buffer.from(c).equals(Buffer.from(tsaCertificate)));
+  const tsaCertificate = token.certificate;
+  const tsaChain = token.certificates.filter((c) => !Buffer.from(c).equals(Buffer.from(tsaCertificate)));
   return {
     der,
     genTime: tstInfo.genTime,
