@@ -23,7 +23,10 @@ export interface PdfWorkSettings {
   timeoutMs: number;
   /** The V8 old-generation heap of each worker. */
   memoryMb: number;
-  /** Tasks that may wait for a worker; one more is refused as busy. Default: 4 per worker. */
+  /**
+   * Tasks that may wait for a worker; one more is refused as busy. Default: 4 per worker and at least 16, so that ten
+   * people signing at once (one task each) and a few uploads fit on the one worker a 2-core machine runs.
+   */
   queue?: number;
   /** A worker idle this long exits. Default: 60 s. */
   idleMs?: number;
@@ -92,7 +95,7 @@ export class PdfWorkPool {
   onSigned: ((level: string, seconds: number) => void) | null = null;
 
   constructor(settings: PdfWorkSettings) {
-    this.#settings = { queue: settings.workers * 4, idleMs: 60_000, ...settings };
+    this.#settings = { queue: Math.max(settings.workers * 4, 16), idleMs: 60_000, ...settings };
   }
 
   /** How many tasks are running or waiting. */

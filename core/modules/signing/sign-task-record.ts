@@ -9,7 +9,7 @@ import type { SignatureOutcome } from '../../signing/signature-types.ts';
 import type { DocumentActor } from '../documents/model.ts';
 import type { TaskCaller } from '../tasks/model.ts';
 import { appendSignRecord } from '../sign-records/ledger.ts';
-import { completeTask } from '../tasks/execute-task.ts';
+import { logTaskCompleted, markTaskCompleted } from '../tasks/execute-task.ts';
 import { queueDocumentEvent } from '../events/flow-events.ts';
 import { assertRunnable, type LockedStep, lockStep } from '../tasks/step.ts';
 import { recordUsage, signatureTypeMetric } from '../usage/counters.ts';
@@ -76,7 +76,10 @@ export async function record(
   });
 }
 
-/** The writes of phase 3: the new version, the ledger row, usage, the long-term schedule, the task's completion. */
+/**
+ * The writes of phase 3: the new version, the signature.created event, the task's completion, the ledger row, usage,
+ * the long-term schedule and the task's step logged with the document moved on.
+ */
 async function recordSignature(
   deps: CoreDeps,
   trx: Knex.Transaction,
@@ -95,6 +98,15 @@ async function recordSignature(
     signatureType: type.code,
     detail: 'signed revision',
   });
+  await queueDocumentEvent(deps, trx, 'signature.created', step.document.id, {
+    task: { id: step.task.id, type: step.task.type, order: step.task.task_order },
+    signatureType: type.code,
+    version: stored.version,
+  });
+  await markTaskCompleted(deps, trx, actor, step, 'sign');
+  // From here to the commit the transaction holds what every other signer of the organization waits for: the
+  // ledger's chain lock, the month's usage rows, the operation log's chain lock (see markTaskCompleted). What follows
+  // keeps the order it had, so no lock is taken in a new order (a timestamp renewal takes the usage row, then the log).
   const certificate = outcome.certificate ? new X509Certificate(outcome.certificate) : null;
   await appendSignRecord(
     trx,
@@ -129,12 +141,7 @@ async function recordSignature(
   if (outcome.documentTimestampNotAfter) {
     await scheduleRenewal(deps, trx, step, outcome.timestampTime ?? signedAt, outcome.documentTimestampNotAfter);
   }
-  await queueDocumentEvent(deps, trx, 'signature.created', step.document.id, {
-    task: { id: step.task.id, type: step.task.type, order: step.task.task_order },
-    signatureType: type.code,
-    version: stored.version,
-  });
-  await completeTask(deps, trx, actor, step, 'sign', input.comment, {
+  await logTaskCompleted(deps, trx, actor, step, 'sign', input.comment, {
     version: stored.version,
     signatureType: type.code,
     padesLevel: outcome.level,

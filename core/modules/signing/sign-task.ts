@@ -46,7 +46,9 @@ async function signVersion(
   prepared: Prepared,
   version: DocumentVersionRow,
 ): Promise<Signed> {
-  const pdf = new Uint8Array(await deps.files.read(version.sha256));
+  // A view of the bytes read, not a copy: nothing else holds them, and signPdf hands the worker its own copy.
+  const read = await deps.files.read(version.sha256);
+  const pdf = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
   const { placements } = prepared;
   const signedAt = deps.clock.now();
   const request: SignatureRequest = {
@@ -59,7 +61,8 @@ async function signVersion(
     ...(prepared.eCertificate ? { eCertificate: prepared.eCertificate.certificate } : {}),
   };
   const outcome = await prepared.type.sign(request, deps.signing);
-  const blob = await deps.files.put(Buffer.from(outcome.pdf));
+  // Buffer.from(view.buffer, …) shares the signed bytes (a megabyte-sized copy per signature otherwise).
+  const blob = await deps.files.put(Buffer.from(outcome.pdf.buffer, outcome.pdf.byteOffset, outcome.pdf.byteLength));
   return { base: version, outcome, blob, signedAt };
 }
 

@@ -52,7 +52,24 @@ export async function completeTask(
   commentInput: string | null | undefined,
   details: Record<string, unknown>,
 ): Promise<void> {
-  const { flow, document, task } = step;
+  await markTaskCompleted(deps, trx, actor, step, action);
+  await logTaskCompleted(deps, trx, actor, step, action, commentInput, details);
+}
+
+/**
+ * The first half of completeTask: the task's row and its task.executed event, which take no lock beyond the rows
+ * lockStep holds. A signature does this before it appends to the organization's ledger, so the part of its
+ * transaction that holds organization-wide locks (the ledger's and the operation log's chains, the month's usage
+ * rows), and so queues every other signer of the organization, is as short as it can be.
+ */
+export async function markTaskCompleted(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  actor: DocumentActor,
+  step: LockedStep,
+  action: TaskAction,
+): Promise<void> {
+  const { document, task } = step;
   const now = deps.clock.now();
   await trx('tasks')
     .where({ id: task.id })
@@ -64,6 +81,24 @@ export async function completeTask(
       updated_at: now,
       lock_version: trx.raw('lock_version + 1'),
     });
+  await queueDocumentEvent(deps, trx, 'task.executed', document.id, {
+    task: { id: task.id, type: task.type, order: task.task_order },
+    action,
+  });
+}
+
+/** The second half of completeTask, after markTaskCompleted: the step logged, and the document moved on. */
+export async function logTaskCompleted(
+  deps: CoreDeps,
+  trx: Knex.Transaction,
+  actor: DocumentActor,
+  step: LockedStep,
+  action: TaskAction,
+  commentInput: string | null | undefined,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const { flow, document, task } = step;
+  const now = deps.clock.now();
   const comment = commentInput?.trim() || null;
   await logTaskStep(
     deps,
@@ -73,10 +108,6 @@ export async function completeTask(
     { ...STEP[action], at: now, taskId: task.id, reason: comment },
     { order: task.task_order, ...details },
   );
-  await queueDocumentEvent(deps, trx, 'task.executed', document.id, {
-    task: { id: task.id, type: task.type, order: task.task_order },
-    action,
-  });
   await advanceIfOrderDone(deps, trx, actor, flow, document);
   await touchDocument(trx, document.id, now);
 }
