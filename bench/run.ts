@@ -15,7 +15,8 @@
  *
  * Then the size of the JavaScript the workbench's /login page loads, gzipped, from the production build
  * (bench/web-size.ts), and, each in a process of its own: the start times and memory (bench/start.ts), PAdES B-T
- * signing with the real engine (bench/signing.ts) and the lists at 100,000 flows on PostgreSQL (bench/flows.ts).
+ * signing with the real engine (bench/signing.ts), B-T signatures end to end through the sign-task API with /healthz
+ * probed meanwhile (bench/sign-task.ts, on PostgreSQL) and the lists at 100,000 flows on PostgreSQL (bench/flows.ts).
  * Each also runs on its own. The run ends with one table of every target of the speed-and-scale issue next to its
  * figure and the machine's load (bench/targets.ts). Set DATABASE_URL for the /me target on PostgreSQL.
  */
@@ -202,8 +203,9 @@ async function main(): Promise<TargetRow[]> {
 
 /**
  * Every benchmark in one run, each in a process of its own after the HTTP load (its CPU and RSS are its own), then
- * one table of every target next to its figure. The lists need PostgreSQL (bench/flows.ts makes its own database;
- * BENCH_SKIP_FLOWS=1 leaves them out: seeding 100,000 flows takes a minute or two).
+ * one table of every target next to its figure. The sign-task API and the lists need PostgreSQL (bench/sign-task.ts
+ * and bench/flows.ts make their own databases; BENCH_SKIP_SIGN_TASK=1 and BENCH_SKIP_FLOWS=1 leave them out:
+ * preparing the documents takes about a minute, seeding 100,000 flows a minute or two).
  */
 async function runAll(): Promise<void> {
   const rows: TargetRow[] = [];
@@ -224,8 +226,19 @@ async function runAll(): Promise<void> {
   const script = (name: string) => path.join(import.meta.dirname, name);
   if (existsSync(script('start.ts'))) await step('start', () => runBenchScript(script('start.ts')));
   await step('signing', () => runBenchScript(script('signing.ts')));
+  const postgres = await postgresReachable();
+  if (process.env.BENCH_SKIP_SIGN_TASK !== '1') {
+    if (postgres) await step('sign-task API', () => runBenchScript(script('sign-task.ts')));
+    else
+      rows.push({
+        area: 'signing',
+        target: 'sign-task API: needs PostgreSQL',
+        figure: 'not reachable: skipped',
+        met: null,
+      });
+  }
   if (process.env.BENCH_SKIP_FLOWS !== '1') {
-    if (await postgresReachable()) await step('lists', () => runBenchScript(script('flows.ts')));
+    if (postgres) await step('lists', () => runBenchScript(script('flows.ts')));
     else rows.push({ area: 'lists', target: 'needs PostgreSQL', figure: 'not reachable: skipped', met: null });
   }
   console.log(formatTargets('Every target, this run', rows));
