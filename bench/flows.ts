@@ -30,15 +30,14 @@
  * options to the server (a CPU profile under load, say). Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
  * BENCH_WARMUP_SECONDS (2), BENCH_FLOWS, BENCH_DOCUMENTS_PER_FLOW, BENCH_WORKSPACES (20).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { call, signUpAndIn } from './api.ts';
 import { intFromEnv } from './env.ts';
+import { freePort, percentile, startServer } from './server.ts';
 import { reportTargets, type TargetRow } from './targets.ts';
 
 /** The issue's target: every list below 50 ms at the 99th percentile with 20 connections. */
@@ -60,8 +59,6 @@ const WORKSPACES = intFromEnv('BENCH_WORKSPACES', 20, 1);
 /** BENCH_ONLY=inbox,tasks: load only the targets whose label contains one of these (GET /healthz always). */
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((part) => part.trim()) : null;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows';
-/** BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': Node options for the server, to profile it under load. */
-const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Target {
   label: string;
@@ -82,17 +79,6 @@ interface Figures {
   total: number;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
-
 async function recreateDatabase(url: string, keep: boolean): Promise<void> {
   const target = new URL(url);
   const name = target.pathname.slice(1);
@@ -108,36 +94,6 @@ async function recreateDatabase(url: string, keep: boolean): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/** Starts core/server.ts as its own process on the benchmark database and waits for /readyz. */
-async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, '--import', 'tsx', 'core/server.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      KEIYAKU_DATA_DIR: dataDir,
-      KEIYAKU_WORKERS: 'false',
-      KEIYAKU_VALIDATE_RESPONSES: 'false',
-      KEIYAKU_SKIP_WEB_BUILD: '1',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 240; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return child;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  child.kill('SIGTERM');
-  throw new Error('the server did not become ready in 2 minutes');
 }
 
 interface Seeded {
@@ -347,11 +303,6 @@ async function signIn(base: string, loginId: string): Promise<string> {
   return auth.data.attributes.authorizationToken;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 async function load(
   base: string,
   token: string,
@@ -438,7 +389,7 @@ async function main(): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   console.log(`Starting Keiyaku on PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)}) ...`);
-  const server = await startServer(port, dataDir);
+  const server = await startServer(port, dataDir, DATABASE_URL);
   const client = new pg.Client({ connectionString: DATABASE_URL });
   try {
     const base = `http://127.0.0.1:${port}`;

@@ -29,11 +29,10 @@
  * KEIYAKU_RATE_LIMIT_SCALE=1000 unless set. BENCH_DOCUMENTS defaults to 60 a second of warm-up and load: a run
  * that signs them all before the time is up says so.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -45,6 +44,7 @@ import { localTimestampAuthority } from '../core/signing/tsa.ts';
 import { buildNoisePdf } from '../tests/helpers/pdf.ts';
 import { call, signUpAndIn } from './api.ts';
 import { intFromEnv } from './env.ts';
+import { freePort, percentile, startServer } from './server.ts';
 import { reportTargets, type TargetRow } from './targets.ts';
 
 const TARGET = { signaturesPerSecond: 25, healthzP99Ms: 20 };
@@ -60,23 +60,10 @@ const PREPARE_CONCURRENCY = 4;
 const MB = 1024 * 1024;
 const PAGES = 50;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_sign_task';
-/** BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof': Node options for the server, to profile it under load. */
-const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The server's PDF workers: as configured, else its default (one less than the cores, at least one). */
 const SERVER_PDF_WORKERS = Number(process.env.KEIYAKU_PDF_WORKERS) || Math.max(1, availableParallelism() - 1);
 /** Signatures in flight on the baseline pool: the signers, within what the pool accepts (its workers and 4 queued each). */
 const POOL_CONCURRENCY = Math.min(SIGNERS, SERVER_PDF_WORKERS * 5);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** Runs `sql` on the server's maintenance database (CREATE / DROP DATABASE). */
 async function admin(sql: string): Promise<void> {
@@ -89,39 +76,18 @@ async function admin(sql: string): Promise<void> {
 
 const databaseName = () => new URL(DATABASE_URL).pathname.slice(1);
 
-/** Starts core/server.ts as its own process on the benchmark database and waits for /readyz. */
-async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    KEIYAKU_DATA_DIR: dataDir,
+/**
+ * Starts the server on the benchmark database (bench/server.ts) with the rate limits scaled up (preparing uploads
+ * through the API would hit the upload limit) and the built-in TSA and the key the local CA issues: nothing on the
+ * network.
+ */
+async function startSigningServer(port: number, dataDir: string): Promise<ChildProcess> {
+  return startServer(port, dataDir, DATABASE_URL, {
+    TSA_URL: undefined,
+    KEIYAKU_OPERATOR_P12_FILE: undefined,
     KEIYAKU_WORKERS: process.env.KEIYAKU_WORKERS ?? 'false',
-    KEIYAKU_VALIDATE_RESPONSES: 'false',
-    KEIYAKU_SKIP_WEB_BUILD: '1',
     KEIYAKU_RATE_LIMIT_SCALE: process.env.KEIYAKU_RATE_LIMIT_SCALE ?? '1000',
-    LOG_LEVEL: 'silent',
-    NODE_ENV: 'production',
-  };
-  // The built-in TSA and the key the local CA issues: nothing on the network.
-  delete env.TSA_URL;
-  delete env.KEIYAKU_OPERATOR_P12_FILE;
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, '--import', 'tsx', 'core/server.ts'], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
   });
-  for (let attempt = 0; attempt < 240; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return child;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  child.kill('SIGTERM');
-  throw new Error('the server did not become ready in 2 minutes');
 }
 
 /** Runs `work` over `items` with `concurrency` in flight; results in the items' order. */
@@ -300,11 +266,6 @@ class HealthProbe {
   async close(): Promise<void> {
     await this.#worker.terminate();
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** CPU seconds the process has used, all its threads (utime + stime from /proc, in clock ticks of 1/100 s). */
@@ -513,7 +474,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   console.log(`Starting Keiyaku on PostgreSQL (${databaseName()}) ...`);
-  const server = await startServer(port, dataDir);
+  const server = await startSigningServer(port, dataDir);
   // Interrupted: the server goes too (the finally below does not run on a signal).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
