@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresReachable } from './tests/helpers/databases.ts';
+import LongestFirstSequencer from './tests/helpers/longest-first-sequencer.ts';
 
 // Files that also run on the embedded PGlite when PostgreSQL is the main target: what a newcomer meets first.
 const PGLITE_SMOKE = [
@@ -52,6 +53,8 @@ export default defineConfig(async () => {
       // that time things measure against load (tests/api/pdf-bombs.test.ts).
       maxWorkers: Math.max(2, availableParallelism() - 1),
       reporters: ['default', './tests/helpers/summary-reporter.ts'],
+      // The longest files first (browser tests, server processes), whatever their project: see the sequencer.
+      sequence: { sequencer: LongestFirstSequencer },
       projects: withPostgres
         ? [
             { test: { ...shared, name: 'postgres', include, env: { KEIYAKU_TEST_DB: 'postgres' } } },

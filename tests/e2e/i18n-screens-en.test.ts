@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { useApp, useBrowser } from '../helpers/browser.ts';
+import { checkSignedInScreens } from './i18n-screens-world.ts';
+
+// Every signed-in main screen in en at 1280 and 360 px (see i18n-screens-world.ts).
+
+const app = useApp();
+const browser = useBrowser();
+
+describe('every signed-in main screen in en', () => {
+  it('shows no i18n key', { timeout: 600_000 }, async () => {
+    expect(await checkSignedInScreens(app, browser, 'en')).toEqual([]);
+  });
+});
