@@ -119,6 +119,43 @@ describe('keyset paging of business flows', () => {
   });
 });
 
+describe('the list statements', () => {
+  /** The prepared statements one list request ran (the page, the capped count, the flows' properties). */
+  async function statementsOf(query: Record<string, string | number>) {
+    const knex = app.service.deps.knex;
+    const seen: { sql: string }[] = [];
+    const listener = (q: { sql: string; options?: { prepare?: boolean } }) => {
+      if (q.options?.prepare) seen.push({ sql: q.sql });
+    };
+    knex.on('query', listener);
+    try {
+      expect((await list(query)).status).toBe(200);
+    } finally {
+      knex.off('query', listener);
+    }
+    return seen;
+  }
+
+  it('write the page size and the count cap into an unfiltered first page, and bind them under a filter', async () => {
+    // One plan for every caller where only visibility varies (pagination.ts LITERAL_LIMIT); a filter's values may
+    // each want their own plan, and a deeper page's limits grow with its number.
+    const limits = (statements: { sql: string }[]) =>
+      statements.flatMap(({ sql }) => sql.match(/limit [^\s)]+/gi) ?? []);
+    const unfiltered = limits(await statementsOf({ 'page[size]': 17 }));
+    expect(unfiltered).toContain('limit 17');
+    expect(unfiltered).toContain('limit 201');
+    expect(unfiltered.filter((limit) => !/^limit \d+$/.test(limit))).toEqual([]);
+    for (const query of [
+      { 'page[size]': 17, 'filter[status]': 'complete' },
+      { 'page[size]': 17, 'page[number]': 2 },
+    ]) {
+      const bound = limits(await statementsOf(query));
+      expect(bound.length).toBeGreaterThan(0);
+      expect(bound.filter((limit) => /^limit \d/.test(limit))).toEqual([]);
+    }
+  });
+});
+
 describe('keyset paging of the other lists', () => {
   it('pages workspaces and my tasks by cursor too', async () => {
     for (const operation of ['listWorkspaces', 'listMyTasks'] as const) {

@@ -37,10 +37,12 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
     principal: Principal,
     scope: Knex.QueryBuilder,
     list: { 'page[number]'?: number; 'page[size]'?: number; 'page[after]'?: string; sort?: string },
+    unfiltered = false,
   ) => {
     const { rows, meta } = await pageOf<FlowListRow>(scope, list, FLOW_SORTABLE, '-createdAt', 'f.id', {
       countCap: LIST_COUNT_CAP,
       keyset: true,
+      unfiltered,
       branches: { parts: flowsByOrganization(knex, principal), rows: () => flowsWithWorkspace(knex) },
     });
     return { body: { data: await flowResources(knex, principal, rows), meta } };
@@ -99,8 +101,14 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
   });
 
   api.operation('listBusinessFlows', async ({ principal, query }) => {
-    const { scope } = await flowSearchScope(knex, principal, queryFilter(query), queryPointer);
-    return page(principal, scope, query);
+    const filter = queryFilter(query);
+    const { scope } = await flowSearchScope(knex, principal, filter, queryPointer);
+    return page(
+      principal,
+      scope,
+      query,
+      Object.values(filter).every((value) => value === undefined),
+    );
   });
 
   api.operation('searchBusinessFlows', async ({ principal, body }) => {
