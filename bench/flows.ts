@@ -7,8 +7,8 @@
  * with set-based SQL (seeding through the API would take hours and measure nothing we care about). Then starts the
  * real server as its own process and loads, one after the other, each after a warm-up:
  *   GET /healthz                               the framework ceiling (no database);
- *   GET /core/v1/business-flows                newest first, 20 a page, with meta.total (capped at 1,000);
- *   GET /core/v1/business-flows page 50        the 50th page of 20 (the last one the capped count still covers);
+ *   GET /core/v1/business-flows                newest first, 20 a page, with meta.total (capped at 200);
+ *   GET /core/v1/business-flows page 50        the 50th page of 20 (past what the capped count covers);
  *   GET /core/v1/business-flows page[after]    the same 50th page by keys (the 49th page's meta.page.next);
  *   POST /core/v1/business-flows/search        amount range;
  *   POST /core/v1/business-flows/search        transaction date range AND amount range AND counterparty contains;
