@@ -145,10 +145,11 @@ describe('the list statements', () => {
     expect(unfiltered).toContain('limit 17');
     expect(unfiltered).toContain('limit 201');
     expect(unfiltered.filter((limit) => !/^limit \d+$/.test(limit))).toEqual([]);
-    for (const query of [
+    const others: Record<string, string | number>[] = [
       { 'page[size]': 17, 'filter[status]': 'complete' },
       { 'page[size]': 17, 'page[number]': 2 },
-    ]) {
+    ];
+    for (const query of others) {
       const bound = limits(await statementsOf(query));
       expect(bound.length).toBeGreaterThan(0);
       expect(bound.filter((limit) => /^limit \d/.test(limit))).toEqual([]);
