@@ -24,7 +24,7 @@
  * Latency percentiles (p50/p95/p99) come from every response's own time, recorded by this process. The targets
  * table (bench/targets.ts) ends the output: p99 < 50 ms at 20 connections for every list.
  *
- * Needs PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows, created and
+ * Needs PostgreSQL (DATABASE_URL, default keiyaku_bench_flows on BENCH_POSTGRES_URL's server, created and
  * dropped by the run); the seed stays if BENCH_KEEP=1, and a later run with BENCH_KEEP=1 measures that seed again
  * instead of seeding anew. BENCH_ONLY=inbox,tasks loads only the targets whose label holds one of those words; BENCH_SERVER_NODE_ARGS passes Node
  * options to the server (a CPU profile under load, say). Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (20),
@@ -36,7 +36,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { call, signUpAndIn } from './api.ts';
-import { intFromEnv } from './env.ts';
+import { intFromEnv, scratchDatabaseUrl } from './env.ts';
 import { freePort, percentile, startServer } from './server.ts';
 import { reportTargets, type TargetRow } from './targets.ts';
 
@@ -58,7 +58,7 @@ const DOCUMENTS_PER_FLOW = intFromEnv('BENCH_DOCUMENTS_PER_FLOW', 10, 0);
 const WORKSPACES = intFromEnv('BENCH_WORKSPACES', 20, 1);
 /** BENCH_ONLY=inbox,tasks: load only the targets whose label contains one of these (GET /healthz always). */
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((part) => part.trim()) : null;
-const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_flows';
+const DATABASE_URL = process.env.DATABASE_URL || scratchDatabaseUrl('keiyaku_bench_flows');
 
 interface Target {
   label: string;

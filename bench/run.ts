@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: HTTP throughput of the real service, in-process, measured with autocannon.
  *
- * Starts Keiyaku through createService (embedded PGlite in a temporary data folder, or PostgreSQL when
- * DATABASE_URL is set), signs an organization up and its owner in through the API, then loads
+ * Starts Keiyaku through createService on PostgreSQL (DATABASE_URL, else a scratch database on BENCH_POSTGRES_URL's
+ * server; the embedded PGlite in a temporary data folder with BENCH_EMBEDDED=1 or when no PostgreSQL answers), signs
+ * an organization up and its owner in through the API, then loads
  *   GET /healthz       the framework ceiling: trace id, error mapper, security headers, routing, no database;
  *   GET /core/v1/me    an authenticated read: JWT check, then the session (with user, organization and IP list),
  *                      user + organization and password-policy queries;
@@ -18,7 +19,7 @@
  * signing with the real engine (bench/signing.ts), B-T signatures end to end through the sign-task API with /healthz
  * probed meanwhile (bench/sign-task.ts, on PostgreSQL) and the lists at 100,000 flows on PostgreSQL (bench/flows.ts).
  * Each also runs on its own. The run ends with one table of every target of the speed-and-scale issue next to its
- * figure and the machine's load (bench/targets.ts). Set DATABASE_URL for the /me target on PostgreSQL.
+ * figure and the machine's load (bench/targets.ts).
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -31,7 +32,7 @@ import { loadConfig } from '../core/config.ts';
 import { createService, type Service } from '../core/service.ts';
 import { signUpAndIn } from './api.ts';
 import { reportLoginRouteSize } from './web-size.ts';
-import { intFromEnv } from './env.ts';
+import { intFromEnv, scratchDatabaseUrl } from './env.ts';
 import { formatTargets, runBenchScript, type TargetRow } from './targets.ts';
 
 const SECONDS = intFromEnv('BENCH_SECONDS', 10, 1);
@@ -111,28 +112,40 @@ function printTable(title: string, targets: Target[], figures: Figures[]): void 
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
-/** Whether the PostgreSQL bench/flows.ts uses (its DATABASE_URL default's server) answers. */
-async function postgresReachable(): Promise<boolean> {
-  const url = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 2000 });
+/** Runs `sql` on the benchmarks' PostgreSQL server (BENCH_POSTGRES_URL); false when it does not answer. */
+async function onPostgres(sql: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: scratchDatabaseUrl('postgres'), connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    return true;
   } catch {
+    await client.end().catch(() => undefined);
     return false;
+  }
+  try {
+    await client.query(sql);
+    return true;
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
+/** The scratch database of the /me load when it runs on PostgreSQL without a DATABASE_URL. */
+const ME_DATABASE = 'keiyaku_bench_me';
+
 /** The request path's target: an authenticated read at 0.4× or more of the framework ceiling. */
 const ME_TARGET_RATIO = 0.4;
 
-async function main(): Promise<TargetRow[]> {
+/** The /me load on `databaseUrl` (a scratch database, dropped afterwards, when `scratch`), else on PGlite. */
+async function main(databaseUrl: string | null, scratch: boolean): Promise<TargetRow[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'keiyaku-bench-'));
+  if (scratch) {
+    await onPostgres(`DROP DATABASE IF EXISTS ${ME_DATABASE}`);
+    await onPostgres(`CREATE DATABASE ${ME_DATABASE}`);
+  }
+  const { DATABASE_URL: _own, ...env } = process.env;
   const config = loadConfig({
-    ...process.env,
+    ...env,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     KEIYAKU_DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -151,6 +164,7 @@ async function main(): Promise<TargetRow[]> {
       // close() lets requests autocannon abandoned finish before the database closes.
       await service?.close();
       await rm(dataDir, { recursive: true, force: true });
+      if (scratch) await onPostgres(`DROP DATABASE IF EXISTS ${ME_DATABASE}`);
     })();
     return stopping;
   };
@@ -218,17 +232,24 @@ async function runAll(): Promise<void> {
       process.exitCode = 1;
     }
   };
-  await step('request path', main);
+  const postgres = await onPostgres('SELECT 1');
+  // /me on PostgreSQL (the issue's target): DATABASE_URL's database when set, else a scratch one; BENCH_EMBEDDED=1
+  // measures it on the embedded PGlite instead. The other benchmarks make databases of their own on that server
+  // (scratchDatabaseUrl), so they run without DATABASE_URL: none of them may drop the database it names.
+  const meOnScratch = !process.env.DATABASE_URL && postgres && process.env.BENCH_EMBEDDED !== '1';
+  const meDatabase = process.env.BENCH_EMBEDDED === '1' ? null : (process.env.DATABASE_URL ?? null);
+  await step('request path', () => main(meOnScratch ? scratchDatabaseUrl(ME_DATABASE) : meDatabase, meOnScratch));
+  const { DATABASE_URL: _theirs, ...benchEnv } = process.env;
   // After the load, so a build of a stale web/dist never competes with the measured server for the CPU.
   await step('web', async () => {
     await reportLoginRouteSize();
   });
   const script = (name: string) => path.join(import.meta.dirname, name);
-  if (existsSync(script('start.ts'))) await step('start', () => runBenchScript(script('start.ts')));
-  await step('signing', () => runBenchScript(script('signing.ts')));
-  const postgres = await postgresReachable();
+  const run = (name: string) => runBenchScript(script(name), [], benchEnv);
+  if (existsSync(script('start.ts'))) await step('start', () => run('start.ts'));
+  await step('signing', () => run('signing.ts'));
   if (process.env.BENCH_SKIP_SIGN_TASK !== '1') {
-    if (postgres) await step('sign-task API', () => runBenchScript(script('sign-task.ts')));
+    if (postgres) await step('sign-task API', () => run('sign-task.ts'));
     else
       rows.push({
         area: 'signing',
@@ -238,7 +259,7 @@ async function runAll(): Promise<void> {
       });
   }
   if (process.env.BENCH_SKIP_FLOWS !== '1') {
-    if (postgres) await step('lists', () => runBenchScript(script('flows.ts')));
+    if (postgres) await step('lists', () => run('flows.ts'));
     else rows.push({ area: 'lists', target: 'needs PostgreSQL', figure: 'not reachable: skipped', met: null });
   }
   console.log(formatTargets('Every target, this run', rows));

@@ -23,7 +23,7 @@
  * Afterwards one signed document is verified through the API (getDocumentSignatures: B-T, intact) and the ledger
  * counted, so a fast figure cannot come from signatures that are not there.
  *
- * Needs PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/keiyaku_bench_sign_task, created and
+ * Needs PostgreSQL (DATABASE_URL, default keiyaku_bench_sign_task on BENCH_POSTGRES_URL's server, created and
  * dropped by the run). BENCH_SERVER_NODE_ARGS passes Node options to the server ('--cpu-prof --cpu-prof-dir=/tmp/p'
  * profiles it under load). The upload rate limit would stop the preparation, so the server runs with
  * KEIYAKU_RATE_LIMIT_SCALE=1000 unless set. BENCH_DOCUMENTS defaults to 60 a second of warm-up and load: a run
@@ -43,7 +43,7 @@ import { signPdf } from '../core/signing/pades.ts';
 import { localTimestampAuthority } from '../core/signing/tsa.ts';
 import { buildNoisePdf } from '../tests/helpers/pdf.ts';
 import { call, signUpAndIn } from './api.ts';
-import { intFromEnv } from './env.ts';
+import { intFromEnv, scratchDatabaseUrl } from './env.ts';
 import { freePort, percentile, startServer } from './server.ts';
 import { reportTargets, type TargetRow } from './targets.ts';
 
@@ -59,7 +59,7 @@ const POOL_SIGNATURES = intFromEnv('BENCH_POOL_SIGNATURES', 100, 1);
 const PREPARE_CONCURRENCY = 4;
 const MB = 1024 * 1024;
 const PAGES = 50;
-const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/keiyaku_bench_sign_task';
+const DATABASE_URL = process.env.DATABASE_URL || scratchDatabaseUrl('keiyaku_bench_sign_task');
 /** The server's PDF workers: as configured, else its default (one less than the cores, at least one). */
 const SERVER_PDF_WORKERS = Number(process.env.KEIYAKU_PDF_WORKERS) || Math.max(1, availableParallelism() - 1);
 /** Signatures in flight on the baseline pool: the signers, within what the pool accepts (its workers and 4 queued each). */
