@@ -215,6 +215,11 @@ describe('webhooks plugin', () => {
       const told = verified('/events-a', a.secret).filter((e) => e.type === 'document.cancelled');
       return [d2, d4].every((id) => told.some((e) => e.data.document.id === id));
     });
+    // Two flows complete (the first; the internal one, its documents approved and declined), in either order.
+    await waitFor('both completed flows at A', async () => {
+      const told = verified('/events-a', a.secret).filter((e) => e.type === 'business_flow.completed');
+      return [w.flowId, flow3].every((id) => told.some((e) => e.data.businessFlow.id === id));
+    });
     const events = verified('/events-a', a.secret);
     for (const event of events) expect(event.organizationId).toBe(w.ownerA.organizationId);
 
@@ -237,7 +242,12 @@ describe('webhooks plugin', () => {
       (e) => e.type === 'document.cancelled' && e.data.document.id === d4,
     );
     expect(fromTask.data).toMatchObject({ before: 'in_progress', task: { id: declined!.id, type: 'approve' } });
-    expect(events.find((e) => e.type === 'business_flow.completed').data.businessFlow.id).toBe(w.flowId);
+    expect(
+      events.find((e) => e.type === 'business_flow.completed' && e.data.businessFlow.id === w.flowId).data,
+    ).toMatchObject({
+      workspace: { id: w.workspaceId, systemLinkId: 'WS-001' },
+      businessFlow: { systemLinkId: 'FLOW-001', name: '売買契約 2026' },
+    });
     expect(events.find((e) => e.type === 'business_flow.cancelled').data.businessFlow.id).toBe(flow2);
     expect(events.find((e) => e.type === 'invitation.accepted').data).toMatchObject({
       kind: 'one_time',
