@@ -35,6 +35,7 @@ export class PreparingPgClient extends (ClientPg as unknown as typeof Knex.Clien
 }
 
 /** Whether knex talks to a PostgreSQL server (ours, or knex's plain 'pg' client), not to the embedded PGlite. */
-export function onPostgresServer(knex: Knex): boolean {
-  return knex.client instanceof PreparingPgClient || knex.client.config.client === 'pg';
+export function onPostgresServer(knex: Knex | Knex.Client): boolean {
+  const client = typeof knex === 'function' ? knex.client : knex;
+  return client instanceof PreparingPgClient || client.config.client === 'pg';
 }

@@ -120,12 +120,12 @@ describe('keyset paging of business flows', () => {
 });
 
 describe('the list statements', () => {
-  /** The prepared statements one list request ran (the page, the capped count, the flows' properties). */
+  /** The statements one list request ran, with whether each was prepared. */
   async function statementsOf(query: Record<string, string | number>) {
     const knex = app.service.deps.knex;
-    const seen: { sql: string }[] = [];
+    const seen: { sql: string; prepared: boolean }[] = [];
     const listener = (q: { sql: string; options?: { prepare?: boolean } }) => {
-      if (q.options?.prepare) seen.push({ sql: q.sql });
+      seen.push({ sql: q.sql, prepared: q.options?.prepare === true });
     };
     knex.on('query', listener);
     try {
@@ -135,24 +135,30 @@ describe('the list statements', () => {
     }
     return seen;
   }
+  /** The LIMITs of the prepared statements (the page, the capped count, the flows' properties). */
+  const limitsOf = (statements: { sql: string; prepared: boolean }[]) =>
+    statements.flatMap(({ sql, prepared }) => (prepared ? (sql.match(/limit [^\s)]+/gi) ?? []) : []));
+  const GENERIC = /^SET LOCAL plan_cache_mode = force_generic_plan$/;
 
-  it('write the page size and the count cap into an unfiltered first page, and bind them under a filter', async () => {
-    // One plan for every caller where only visibility varies (pagination.ts LITERAL_LIMIT); a filter's values may
+  it('plan an unfiltered first page once for every caller, and a filtered or deeper one per execution', async () => {
+    // pagination.ts PageOptions.unfiltered: only visibility varies, so one plan serves all; a filter's values may
     // each want their own plan, and a deeper page's limits grow with its number.
-    const limits = (statements: { sql: string }[]) =>
-      statements.flatMap(({ sql }) => sql.match(/limit [^\s)]+/gi) ?? []);
-    const unfiltered = limits(await statementsOf({ 'page[size]': 17 }));
-    expect(unfiltered).toContain('limit 17');
-    expect(unfiltered).toContain('limit 201');
-    expect(unfiltered.filter((limit) => !/^limit \d+$/.test(limit))).toEqual([]);
+    const unfiltered = await statementsOf({ 'page[size]': 17 });
+    const limits = limitsOf(unfiltered);
+    expect(limits).toContain('limit 17');
+    expect(limits).toContain('limit 201');
+    expect(limits.filter((limit) => !/^limit \d+$/.test(limit))).toEqual([]);
+    expect(unfiltered.filter(({ sql }) => GENERIC.test(sql))).toHaveLength(1);
     const others: Record<string, string | number>[] = [
       { 'page[size]': 17, 'filter[status]': 'complete' },
       { 'page[size]': 17, 'page[number]': 2 },
     ];
     for (const query of others) {
-      const bound = limits(await statementsOf(query));
+      const statements = await statementsOf(query);
+      const bound = limitsOf(statements);
       expect(bound.length).toBeGreaterThan(0);
       expect(bound.filter((limit) => /^limit \d/.test(limit))).toEqual([]);
+      expect(statements.filter(({ sql }) => GENERIC.test(sql))).toEqual([]);
     }
   });
 });
