@@ -33,21 +33,24 @@ export function liveTasks(knex: Knex) {
     .whereNot('f.status', 'cancelled');
 }
 
-/** The columns of a listed task, over `tasks as t` joined to its document and flow (with no conditions). */
+/**
+ * The columns of a listed task, over `tasks as t` joined to its document, flow and workspace (with no conditions).
+ * The names looked up by key are scalar subqueries rather than joins: the rows are read by id, so each lookup runs
+ * for the page's rows only, and PostgreSQL, which plans this statement at every execution, no longer searches the
+ * join orders of eight tables (planning was 1.7 ms of a page that runs in 0.3 ms).
+ */
 function myTaskRows(knex: Knex) {
+  const nameOf = (table: string, key: string, as: string) =>
+    knex.raw(`(SELECT x.name FROM ${table} x WHERE x.id = ${key}) AS ${as}`);
   return knex('tasks as t')
     .join('documents as d', 'd.id', 't.document_id')
     .join('business_flows as f', 'f.id', 'd.business_flow_id')
     .join('workspaces as w', 'w.id', 'f.workspace_id')
-    .join('organizations as wo', 'wo.id', 'w.organization_id')
-    .leftJoin('roles as r', 'r.id', 't.role_id')
-    .leftJoin('groups as g', 'g.id', 't.group_id')
-    .leftJoin('organizations as o', 'o.id', 't.partner_organization_id')
     .select(
       't.*',
-      'r.name as role_name',
-      'g.name as group_name',
-      'o.name as partner_name',
+      nameOf('roles', 't.role_id', 'role_name'),
+      nameOf('groups', 't.group_id', 'group_name'),
+      nameOf('organizations', 't.partner_organization_id', 'partner_name'),
       'd.name as document_name',
       'd.status as document_status',
       'd.document_type',
@@ -55,7 +58,7 @@ function myTaskRows(knex: Knex) {
       'f.name as flow_name',
       'w.id as workspace_id',
       'w.name as workspace_name',
-      'wo.name as owner_name',
+      nameOf('organizations', 'w.organization_id', 'owner_name'),
       knex.raw(
         '(SELECT v.scan_status FROM document_versions v WHERE v.document_id = d.id ORDER BY v.version DESC LIMIT 1) AS scan_status',
       ),
