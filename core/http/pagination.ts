@@ -108,7 +108,8 @@ export interface PageOptions {
    * execution although the generic plan serves them all (a member's first page of 100,000 flows 478 → 881 req/s at
    * 20 connections). With a filter a plan good for one value (a common status) can be bad for another (a rare one),
    * so filtered lists keep theirs planned per execution; and "my tasks" keeps its too (its generic plan took 0.5 s a
-   * page against 3 ms).
+   * page against 3 ms), as does the flow list in any order but the default (sorted by name, 19 ms against 2.9 ms).
+   * Measure before setting it.
    */
   unfiltered?: boolean;
   /**

@@ -103,12 +103,11 @@ export function businessFlowRoutes(api: ApiRouter, deps: CoreDeps): void {
   api.operation('listBusinessFlows', async ({ principal, query }) => {
     const filter = queryFilter(query);
     const { scope } = await flowSearchScope(knex, principal, filter, queryPointer);
-    return page(
-      principal,
-      scope,
-      query,
-      Object.values(filter).every((value) => value === undefined),
-    );
+    // One plan for every caller (pagination.ts PageOptions.unfiltered) only in creation order, the default: sorted
+    // by name, update or completion, the generic plan was measured 6-11 times slower than planning each page.
+    const byCreation = (query.sort ?? '-createdAt').replace(/^-/, '') === 'createdAt';
+    const unfiltered = byCreation && Object.values(filter).every((value) => value === undefined);
+    return page(principal, scope, query, unfiltered);
   });
 
   api.operation('searchBusinessFlows', async ({ principal, body }) => {
