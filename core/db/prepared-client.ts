@@ -39,3 +39,71 @@ export function onPostgresServer(knex: Knex | Knex.Client): boolean {
   const client = typeof knex === 'function' ? knex.client : knex;
   return client instanceof PreparingPgClient || client.config.client === 'pg';
 }
+
+/**
+ * Runs `queries` one after the other in a transaction in which PostgreSQL uses their generic plans (planned once per
+ * connection), on a PostgreSQL server only. Generic plans are good only where the SQL text holds the code's constants
+ * (statuses, kinds, flags, page sizes) and binds only the caller's values: a bound `status = $1` can use neither a
+ * partial index nor the column's statistics, and a bound LIMIT is planned as "a tenth of the rows".
+ */
+export function withGenericPlans(
+  knex: Knex | Knex.Client,
+  queries: Array<Knex.QueryBuilder | Knex.Raw>,
+): Promise<unknown[]> {
+  const client = typeof knex === 'function' ? knex.client : knex;
+  // knex's Client starts a transaction as the Knex instance does; its types leave the method out.
+  const begin = (client as unknown as Pick<Knex, 'transaction'>).transaction.bind(client);
+  return begin(async (trx) => {
+    await trx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
+    const results: unknown[] = [];
+    for (const query of queries) results.push(await query.transacting(trx));
+    return results;
+  });
+}
+
+/** A statement compiled once: its SQL and, per binding, the name of the caller's value it takes or a constant. */
+interface Template {
+  sql: string;
+  slots: Array<{ name: string } | { constant: unknown }>;
+}
+
+const TEMPLATES = new WeakMap<Knex.Client, Map<string, Template>>();
+
+/**
+ * A statement whose SQL depends on `shape` alone, compiled by knex once per shape and then only given the caller's
+ * `values`: knex compiled the home screen's inbox, some forty subqueries, in 2.6 ms a request (more than PostgreSQL
+ * took to plan it once). `build` is called once per shape with a stand-in for each value, which must reach the
+ * bindings unchanged (a value the query transforms, a search pattern say, cannot be templated: it is refused), and
+ * everything else `build` reads must be part of `shape`.
+ */
+export function templated<V extends Record<string, string | Date>>(
+  knex: Knex,
+  shape: string,
+  values: V,
+  build: (values: V) => Knex.QueryBuilder,
+): Knex.Raw {
+  let templates = TEMPLATES.get(knex.client);
+  if (!templates) TEMPLATES.set(knex.client, (templates = new Map()));
+  let template = templates.get(shape);
+  if (!template) {
+    const standIn = (name: string) => `\u0000template:${name}`;
+    const names = new Map(Object.keys(values).map((name) => [standIn(name), name]));
+    const { sql, bindings } = build(
+      Object.fromEntries(Object.keys(values).map((name) => [name, standIn(name)])) as unknown as V,
+    ).toSQL();
+    const holes = (sql.match(/\?/g) ?? []).length;
+    const slots = bindings.map((binding) => {
+      if (typeof binding === 'string' && names.has(binding)) return { name: names.get(binding)! };
+      if (typeof binding === 'string' && binding.includes('\u0000template:')) {
+        throw new Error(`templated(${shape}): a value reached the SQL transformed`);
+      }
+      return { constant: binding };
+    });
+    if (holes !== bindings.length) throw new Error(`templated(${shape}): the SQL holds a literal "?"`);
+    templates.set(shape, (template = { sql, slots }));
+  }
+  return knex.raw(
+    template.sql,
+    template.slots.map((slot) => ('name' in slot ? values[slot.name]! : slot.constant)) as Knex.RawBinding[],
+  );
+}

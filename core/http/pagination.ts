@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { onPostgresServer } from '../db/prepared-client.ts';
+import { onPostgresServer, withGenericPlans } from '../db/prepared-client.ts';
 import { AppError } from './errors.ts';
 
 /** The paging and sorting parameters every list operation declares (`page[number]`, `page[size]`, `sort`). */
@@ -131,8 +131,9 @@ export interface PageOptions {
  * prepared statement as "a tenth of the rows", so the statement's generic plan looks dear and every execution is
  * planned anew for its values; with the page size or the count cap in the text, the generic plan can serve every
  * caller (an administrator's first page of 100,000 flows: 483 → 872 req/s at 20 connections). Only for limits fixed
- * by the code or the contract (a page size, a cap), and only where one plan suits every value (PageOptions.unfiltered):
- * on the inbox's statements PostgreSQL then chose generic plans a hundred times slower.
+ * by the code or the contract (a page size, a cap), and only where one plan suits every value (PageOptions.unfiltered).
+ * The code's other constants (statuses, kinds, flags) belong in the text too (withGenericPlans): while the inbox bound
+ * them, its generic plans were a hundred times slower.
  */
 export const LITERAL_LIMIT = { skipBinding: true } as const;
 
@@ -146,18 +147,6 @@ export function unionOfBranches(
     `(${branches.map(() => '?').join(' UNION ALL ')}) AS b`,
     branches.map((branch) => branch(first())),
   );
-}
-
-/** Runs `queries` one after the other in a transaction in which PostgreSQL uses their generic plans. */
-function withGenericPlans(client: Knex.Client, queries: Knex.QueryBuilder[]): Promise<unknown[]> {
-  // knex's Client starts a transaction as the Knex instance does; its types leave the method out.
-  const begin = (client as unknown as Pick<Knex, 'transaction'>).transaction.bind(client);
-  return begin(async (trx) => {
-    await trx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
-    const results: unknown[] = [];
-    for (const query of queries) results.push(await query.transacting(trx));
-    return results;
-  });
 }
 
 /**

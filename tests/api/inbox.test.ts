@@ -275,6 +275,37 @@ describe('GET /me/inbox', () => {
     expect((await app.api.call('getInbox', {})).status).toBe(401);
   });
 
+  it('is one prepared statement whose text holds every constant and binds only the caller and the day', async () => {
+    // inbox.ts: one text per kind of caller (templated), so PostgreSQL plans it once per connection (a bound status
+    // could use neither a partial index nor its statistics, and its generic plan was a hundred times slower).
+    const statementsOf = async (token: string) => {
+      const seen: { sql: string; bindings: unknown[]; prepared: boolean }[] = [];
+      const listener = (q: { sql: string; bindings?: unknown[]; options?: { prepare?: boolean } }) => {
+        seen.push({ sql: q.sql, bindings: q.bindings ?? [], prepared: q.options?.prepare === true });
+      };
+      knex().on('query', listener);
+      try {
+        await inbox(token);
+      } finally {
+        knex().off('query', listener);
+      }
+      return seen.filter((statement) => statement.prepared);
+    };
+    const [a1] = await statementsOf(w.userA1.token);
+    const [a2] = await statementsOf(w.userA2.token);
+    const owner = await statementsOf(w.ownerA.token);
+    expect(owner).toHaveLength(1);
+    expect(a2!.sql).toBe(a1!.sql);
+    expect(owner[0]!.sql).not.toBe(a1!.sql);
+    const values = new Set([w.userA1.id, w.ownerA.organizationId]);
+    for (const binding of a1!.bindings) {
+      expect(binding instanceof Date || values.has(binding as string), String(binding)).toBe(true);
+    }
+    expect(a1!.bindings).toContain(w.userA1.id);
+    expect(a2!.bindings).toContain(w.userA2.id);
+    expect(a2!.bindings).not.toContain(w.userA1.id);
+  });
+
   // Last: it moves the app's clock.
   it('warnings: my e-certificate expiring within 30 days, then expired', async () => {
     const form = new FormData();

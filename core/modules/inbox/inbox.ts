@@ -20,7 +20,8 @@
  */
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
-import { BRANCH_ID, unionOfBranches } from '../../http/pagination.ts';
+import { BRANCH_ID, LITERAL_LIMIT, unionOfBranches } from '../../http/pagination.ts';
+import { onPostgresServer, templated, withGenericPlans } from '../../db/prepared-client.ts';
 import { emailConfirmed } from '../signing/email-confirmation.ts';
 import { assigneeOf } from '../tasks/resources.ts';
 import { executableTasks } from '../tasks/my-tasks.ts';
@@ -56,11 +57,10 @@ export type InboxWarning =
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-/** A section of the inbox: the rows it counts, the query listing its first items, and how a listed row reads. */
+/** A section of the inbox: the rows it counts and the query listing its first items (ITEMS reads them). */
 interface Section {
   scope: Knex.QueryBuilder;
   list: Knex.QueryBuilder;
-  item: (row: Record<string, any>) => InboxItem;
 }
 
 /** `(SELECT count(*) FROM (scope LIMIT cap + 1))`: the count stops at the cap. */
@@ -70,7 +70,7 @@ function cappedCountSql(knex: Knex, scope: Knex.QueryBuilder) {
     .clearSelect()
     .clearOrder()
     .select(knex.raw('1'))
-    .limit(INBOX_COUNT_CAP + 1);
+    .limit(INBOX_COUNT_CAP + 1, LITERAL_LIMIT);
   return knex.raw('(SELECT count(*) FROM (?) AS c)', [limited]);
 }
 
@@ -104,7 +104,7 @@ const senderName = (knex: Knex, principal: Principal) =>
  */
 function executableIds(knex: Knex, principal: Principal, limit: number, ordered: boolean) {
   const first = () => {
-    const ids = executableTasks(knex, principal).select(`t.id as ${BRANCH_ID}`).limit(limit);
+    const ids = executableTasks(knex, principal).select(`t.id as ${BRANCH_ID}`).limit(limit, LITERAL_LIMIT);
     return ordered ? ids.orderBy([{ column: 't.updated_at' }, { column: 't.id' }]) : ids;
   };
   return knex.queryBuilder().from(unionOfBranches(knex, assignedBranches(knex, principal), first));
@@ -130,15 +130,7 @@ function waitingForMe(knex: Knex, principal: Principal): Section {
         latestScan(knex),
       )
       .orderBy([{ column: 't.updated_at' }, { column: 't.id' }])
-      .limit(INBOX_LIST_SIZE),
-    item: (row) => ({
-      businessFlow: { id: row.flow_id, name: row.flow_name },
-      document: { id: row.document_id, name: row.document_name },
-      task: { id: row.id, type: row.type },
-      since: iso(row.updated_at),
-      counterparty: row.counterparty ?? null,
-      blockedByScan: (row.scan_status ?? 'pending') !== 'clean',
-    }),
+      .limit(INBOX_LIST_SIZE, LITERAL_LIMIT),
   };
 }
 
@@ -149,9 +141,7 @@ function waitingForMe(knex: Knex, principal: Principal): Section {
 function othersActiveTasks(knex: Knex, principal: Principal) {
   return knex('tasks as ot')
     .join('documents as od', (j) => j.on('od.id', 'ot.document_id').andOn('od.current_order', 'ot.task_order'))
-    .whereRaw('od.business_flow_id = f.id')
-    .whereIn('od.status', ['in_progress', 'remanded'])
-    .where('ot.status', 'active')
+    .whereRaw(`od.business_flow_id = f.id AND od.status IN ('in_progress', 'remanded') AND ot.status = 'active'`)
     .whereNot(function (this: Knex.QueryBuilder) {
       whereAssignedTo(knex, this, principal, 'ot');
     });
@@ -161,7 +151,7 @@ function othersActiveTasks(knex: Knex, principal: Principal) {
 function whereOwnFlow(knex: Knex, principal: Principal, w: Knex.QueryBuilder) {
   w.where('f.created_by', principal.userId).orWhereIn(
     'f.workspace_id',
-    callerParticipants(knex, principal).where('p.is_editable', true).select('p.workspace_id'),
+    callerParticipants(knex, principal).whereRaw('p.is_editable').select('p.workspace_id'),
   );
   if (principal.isAdmin) w.orWhere('f.organization_id', principal.organizationId);
 }
@@ -186,10 +176,9 @@ function waitingForOthersCount(knex: Knex, principal: Principal) {
   const bindings = {
     me: principal.userId,
     org: principal.organizationId,
-    editable: callerParticipants(knex, principal).where('p.is_editable', true).select('p.workspace_id'),
+    editable: callerParticipants(knex, principal).whereRaw('p.is_editable').select('p.workspace_id'),
     scope: knex('business_flows as f')
-      .where('f.status', 'in_progress')
-      .whereRaw('f.id = od.business_flow_id')
+      .whereRaw(`f.status = 'in_progress' AND f.id = od.business_flow_id`)
       .where((w) => whereOwnFlow(knex, principal, w))
       .select('f.id'),
   };
@@ -226,25 +215,22 @@ function waitingForOthersCount(knex: Knex, principal: Principal) {
                  AND od.status IN ('in_progress', 'remanded') AND EXISTS :scope) AS flow_id
         FROM others ot OFFSET 0
     )`;
-  return knex
-    .raw(
-      `${waiting} SELECT count(DISTINCT flow_id) AS flows, count(*) AS rows
-       FROM (SELECT flow_id FROM waiting WHERE flow_id IS NOT NULL LIMIT ${WAITING_SAMPLE}) AS s`,
-      bindings,
-    )
-    .options({ prepare: true });
+  return knex.raw(
+    `(${waiting} SELECT json_build_object('flows', count(DISTINCT flow_id), 'rows', count(*))
+       FROM (SELECT flow_id FROM waiting WHERE flow_id IS NOT NULL LIMIT ${WAITING_SAMPLE}) AS s)`,
+    bindings,
+  );
 }
 
-async function countWaitingForOthers(knex: Knex, principal: Principal): Promise<InboxCount> {
-  const first = (await waitingForOthersCount(knex, principal)).rows[0] as { flows: string; rows: string };
-  const flows = Number(first.flows);
-  if (Number(first.rows) < WAITING_SAMPLE) return cappedOf(flows);
-  return { count: Math.min(flows, INBOX_COUNT_CAP), capped: true };
+/** The "waiting for others" count from waitingForOthersCount's sample. */
+function waitingForOthersOf(sample: { flows: number; rows: number }): InboxCount {
+  if (sample.rows < WAITING_SAMPLE) return cappedOf(sample.flows);
+  return { count: Math.min(sample.flows, INBOX_COUNT_CAP), capped: true };
 }
 
 function waitingForOthers(knex: Knex, principal: Principal): Section {
   const scope = knex('business_flows as f')
-    .where('f.status', 'in_progress')
+    .whereRaw(`f.status = 'in_progress'`)
     .where((w) => whereOwnFlow(knex, principal, w))
     .whereExists(othersActiveTasks(knex, principal).select(knex.raw('1')));
   const oldest = othersActiveTasks(knex, principal)
@@ -267,13 +253,13 @@ function waitingForOthers(knex: Knex, principal: Principal): Section {
       'od.name as document_name',
     )
     .orderBy([{ column: 'ot.updated_at' }, { column: 'ot.id' }])
-    .limit(1);
+    .limit(1, LITERAL_LIMIT);
   // The flows sent longest ago first; the oldest waiting task is looked up for the listed ten only.
   const first = scope
     .clone()
     .select('f.id', 'f.name', 'f.created_at')
     .orderBy([{ column: 'f.created_at' }, { column: 'f.id' }])
-    .limit(INBOX_LIST_SIZE);
+    .limit(INBOX_LIST_SIZE, LITERAL_LIMIT);
   return {
     scope,
     list: knex
@@ -281,22 +267,12 @@ function waitingForOthers(knex: Knex, principal: Principal): Section {
       .from(first.as('f'))
       .joinRaw('CROSS JOIN LATERAL (?) AS w', [knex.raw('?', [oldest])])
       .orderBy([{ column: 'f.created_at' }, { column: 'f.id' }]),
-    item: (row) => {
-      const assignee = assigneeOf(row);
-      return {
-        businessFlow: { id: row.flow_id, name: row.flow_name },
-        document: { id: row.document_id, name: row.document_name },
-        task: { id: row.task_id, type: row.task_type },
-        since: iso(row.task_since),
-        counterparty: assignee.name ?? ('email' in assignee ? (assignee.email ?? null) : null),
-      };
-    },
   };
 }
 
 /** Ids of the workspaces the caller may edit in (an editable participant; administrators edit all of theirs). */
 function editableWorkspaceIds(knex: Knex, principal: Principal) {
-  const viaParticipants = callerParticipants(knex, principal).where('p.is_editable', true).select('p.workspace_id');
+  const viaParticipants = callerParticipants(knex, principal).whereRaw('p.is_editable').select('p.workspace_id');
   if (!principal.isAdmin) return viaParticipants;
   return knex('workspaces as w')
     .where('w.organization_id', principal.organizationId)
@@ -306,7 +282,8 @@ function editableWorkspaceIds(knex: Knex, principal: Principal) {
 
 function drafts(knex: Knex, principal: Principal): Section {
   const scope = knex('business_flows as f')
-    .where({ 'f.status': 'draft', 'f.created_by': principal.userId, 'f.organization_id': principal.organizationId })
+    .whereRaw(`f.status = 'draft'`)
+    .where({ 'f.created_by': principal.userId, 'f.organization_id': principal.organizationId })
     .whereIn('f.workspace_id', editableWorkspaceIds(knex, principal));
   const firstDocument = (column: string) =>
     knex.raw(
@@ -321,18 +298,11 @@ function drafts(knex: Knex, principal: Principal): Section {
         { column: 'f.updated_at', order: 'desc' },
         { column: 'f.id', order: 'desc' },
       ])
-      .limit(INBOX_LIST_SIZE),
-    item: (row) => ({
-      businessFlow: { id: row.id, name: row.name },
-      document: row.document_id ? { id: row.document_id, name: row.document_name } : null,
-      task: null,
-      since: iso(row.updated_at),
-      counterparty: null,
-    }),
+      .limit(INBOX_LIST_SIZE, LITERAL_LIMIT),
   };
 }
 
-function completedRecently(knex: Knex, principal: Principal, now: Date): Section {
+function completedRecently(knex: Knex, principal: Principal, since: Date | string): Section {
   const myTaskInFlow = whereAssignedTo(
     knex,
     knex('tasks as ct').join('documents as cd', 'cd.id', 'ct.document_id').whereRaw('cd.business_flow_id = f.id'),
@@ -341,9 +311,7 @@ function completedRecently(knex: Knex, principal: Principal, now: Date): Section
   ).select(knex.raw('1'));
   const scope = whereFlowVisible(
     knex,
-    knex('business_flows as f')
-      .where('f.status', 'complete')
-      .where('f.completed_at', '>=', new Date(now.getTime() - RECENT_DAYS * DAY_MS)),
+    knex('business_flows as f').whereRaw(`f.status = 'complete'`).where('f.completed_at', '>=', since),
     principal,
   ).where((w) => w.where('f.created_by', principal.userId).orWhereExists(myTaskInFlow));
   return {
@@ -355,22 +323,14 @@ function completedRecently(knex: Knex, principal: Principal, now: Date): Section
         { column: 'f.completed_at', order: 'desc' },
         { column: 'f.id', order: 'desc' },
       ])
-      .limit(INBOX_LIST_SIZE),
-    item: (row) => ({
-      businessFlow: { id: row.id, name: row.name },
-      document: null,
-      task: null,
-      since: iso(row.completed_at),
-      counterparty: row.counterparty ?? null,
-    }),
+      .limit(INBOX_LIST_SIZE, LITERAL_LIMIT),
   };
 }
 
 function remandedToMe(knex: Knex, principal: Principal): Section {
   const scope = knex('documents as d')
     .join('business_flows as f', 'f.id', 'd.business_flow_id')
-    .where('d.status', 'remanded')
-    .whereNot('f.status', 'cancelled')
+    .whereRaw(`d.status = 'remanded' AND f.status <> 'cancelled'`)
     .where((w) => w.where('f.created_by', principal.userId).orWhere('d.created_by', principal.userId));
   return {
     scope,
@@ -396,15 +356,7 @@ function remandedToMe(knex: Knex, principal: Principal): Section {
         'e.remanded_by',
       )
       .orderByRaw('coalesce(e.remanded_at, d.updated_at), d.id')
-      .limit(INBOX_LIST_SIZE),
-    item: (row) => ({
-      businessFlow: { id: row.flow_id, name: row.flow_name },
-      document: { id: row.document_id, name: row.document_name },
-      task: null,
-      since: iso(row.remanded_at ?? row.updated_at),
-      counterparty: row.remanded_by ?? null,
-      reason: row.reason ?? null,
-    }),
+      .limit(INBOX_LIST_SIZE, LITERAL_LIMIT),
   };
 }
 
@@ -417,35 +369,82 @@ function blockedByScan(knex: Knex, principal: Principal) {
   const visibleFlow = whereFlowVisible(
     knex,
     knex('business_flows as f')
-      .whereRaw('f.id = d.business_flow_id')
-      .whereNot('f.status', 'cancelled')
+      .whereRaw(`f.id = d.business_flow_id AND f.status <> 'cancelled'`)
       // A draft is its creator's alone until it is sent.
-      .where((w) => w.whereNot('f.status', 'draft').orWhere('f.created_by', principal.userId)),
+      .where((w) => w.whereRaw(`f.status <> 'draft'`).orWhere('f.created_by', principal.userId)),
     principal,
   )
     .select(knex.raw('1'))
-    .limit(1);
+    .limit(1, LITERAL_LIMIT);
   return knex('document_versions as v')
     .join('documents as d', 'd.id', 'v.document_id')
     .joinRaw('CROSS JOIN LATERAL ? AS visible', [knex.raw('?', [visibleFlow])])
-    .whereIn('v.scan_status', ['malicious', 'failed'])
+    .whereRaw(`v.scan_status IN ('malicious', 'failed')`)
     .whereNotExists(
       knex('document_versions as nv')
         .whereRaw('nv.document_id = v.document_id AND nv.version > v.version')
         .select(knex.raw('1')),
     )
-    .whereIn('d.status', ['draft', 'in_progress', 'remanded']);
+    .whereRaw(`d.status IN ('draft', 'in_progress', 'remanded')`);
 }
 
 const SECTIONS = ['waitingForMe', 'waitingForOthers', 'drafts', 'completedRecently', 'remandedToMe'] as const;
+type SectionName = (typeof SECTIONS)[number];
 
-/** The whole inbox of the caller. */
-export async function inboxOf(knex: Knex, principal: Principal, now: Date) {
-  const sections: Record<(typeof SECTIONS)[number], Section> = {
+/** How a listed row of each section reads. */
+const ITEMS: Record<SectionName, (row: Record<string, any>) => InboxItem> = {
+  waitingForMe: (row) => ({
+    businessFlow: { id: row.flow_id, name: row.flow_name },
+    document: { id: row.document_id, name: row.document_name },
+    task: { id: row.id, type: row.type },
+    since: iso(row.updated_at),
+    counterparty: row.counterparty ?? null,
+    blockedByScan: (row.scan_status ?? 'pending') !== 'clean',
+  }),
+  waitingForOthers: (row) => {
+    const assignee = assigneeOf(row);
+    return {
+      businessFlow: { id: row.flow_id, name: row.flow_name },
+      document: { id: row.document_id, name: row.document_name },
+      task: { id: row.task_id, type: row.task_type },
+      since: iso(row.task_since),
+      counterparty: assignee.name ?? ('email' in assignee ? (assignee.email ?? null) : null),
+    };
+  },
+  drafts: (row) => ({
+    businessFlow: { id: row.id, name: row.name },
+    document: row.document_id ? { id: row.document_id, name: row.document_name } : null,
+    task: null,
+    since: iso(row.updated_at),
+    counterparty: null,
+  }),
+  completedRecently: (row) => ({
+    businessFlow: { id: row.id, name: row.name },
+    document: null,
+    task: null,
+    since: iso(row.completed_at),
+    counterparty: row.counterparty ?? null,
+  }),
+  remandedToMe: (row) => ({
+    businessFlow: { id: row.flow_id, name: row.flow_name },
+    document: { id: row.document_id, name: row.document_name },
+    task: null,
+    since: iso(row.remanded_at ?? row.updated_at),
+    counterparty: row.remanded_by ?? null,
+    reason: row.reason ?? null,
+  }),
+};
+
+/**
+ * The inbox's one statement: every count and list as a column. Its SQL depends only on whether the caller is an
+ * administrator (templated): the caller's ids and the first instant of the recent days are its only values.
+ */
+function inboxStatement(knex: Knex, principal: Principal, since: Date | string) {
+  const sections: Record<SectionName, Section> = {
     waitingForMe: waitingForMe(knex, principal),
     waitingForOthers: waitingForOthers(knex, principal),
     drafts: drafts(knex, principal),
-    completedRecently: completedRecently(knex, principal, now),
+    completedRecently: completedRecently(knex, principal, since),
     remandedToMe: remandedToMe(knex, principal),
   };
   const columns: Record<string, Knex.Raw> = {
@@ -459,30 +458,41 @@ export async function inboxOf(knex: Knex, principal: Principal, now: Date) {
     blocked: cappedCountSql(knex, blockedByScan(knex, principal)),
   };
   for (const name of SECTIONS) {
-    if (name !== 'waitingForOthers') columns[`${name}_count`] = cappedCountSql(knex, sections[name].scope);
+    columns[`${name}_count`] =
+      name === 'waitingForOthers' ? waitingForOthersCount(knex, principal) : cappedCountSql(knex, sections[name].scope);
     columns[`${name}_items`] = listSql(knex, sections[name].list);
   }
-  // One statement per value, one after the other: a single statement holding them all was measured slower
-  // (PostgreSQL plans and JIT-compiles it as a whole), and running them in parallel would take a pooled connection
-  // each from every other request.
-  const row: Record<string, any> = {};
-  for (const [name, sql] of Object.entries(columns)) {
-    row[name] = ((await knex.first({ value: sql }).options({ prepare: true })) as { value: unknown }).value;
-  }
-  row.waitingForOthers_count = await countWaitingForOthers(knex, principal);
+  return knex.select(columns);
+}
+
+/** The whole inbox of the caller. */
+export async function inboxOf(knex: Knex, principal: Principal, now: Date) {
+  const values = {
+    userId: principal.userId,
+    organizationId: principal.organizationId,
+    since: new Date(now.getTime() - RECENT_DAYS * DAY_MS),
+  };
+  const statement = templated(knex, `inbox:${principal.isAdmin ? 'admin' : 'member'}`, values, (v) =>
+    inboxStatement(knex, { ...principal, userId: v.userId, organizationId: v.organizationId }, v.since),
+  ).options({ prepare: true });
+  // Planned once per connection (withGenericPlans): its text holds every constant of the code.
+  const [row] = (
+    onPostgresServer(knex) ? ((await withGenericPlans(knex, [statement]))[0] as { rows: unknown[] }) : await statement
+  ).rows as Record<string, any>[];
+  row!.waitingForOthers_count = waitingForOthersOf(row!.waitingForOthers_count);
   const attributes = Object.fromEntries(
     SECTIONS.map((name) => [
       name,
       {
-        ...(name === 'waitingForOthers' ? row.waitingForOthers_count : cappedOf(row[`${name}_count`])),
-        items: (row[`${name}_items`] as any[]).map(sections[name].item),
+        ...(name === 'waitingForOthers' ? row!.waitingForOthers_count : cappedOf(row![`${name}_count`])),
+        items: (row![`${name}_items`] as any[]).map(ITEMS[name]),
       },
     ]),
   ) as Record<(typeof SECTIONS)[number], InboxCount & { items: InboxItem[] }>;
   return {
     data: {
       type: 'Inbox' as const,
-      attributes: { ...attributes, warnings: warningsOf(row, cappedOf(row.blocked), now) },
+      attributes: { ...attributes, warnings: warningsOf(row!, cappedOf(row!.blocked), now) },
     },
   };
 }

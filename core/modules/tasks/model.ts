@@ -110,7 +110,7 @@ export async function logTaskStep(
 export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, caller: TaskCaller, alias = 't') {
   if (isGuestCaller(caller)) {
     return query
-      .where(`${alias}.assignee_kind`, 'one_time_user')
+      .whereRaw(`${alias}.assignee_kind = 'one_time_user'`)
       .where(`${alias}.one_time_user_id`, caller.oneTimeUserId);
   }
   const principal = caller;
@@ -118,7 +118,7 @@ export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, caller: Ta
     w
       .where((g) =>
         g
-          .where(`${alias}.assignee_kind`, 'group')
+          .whereRaw(`${alias}.assignee_kind = 'group'`)
           .whereIn(`${alias}.group_id`, knex('group_members').where('user_id', principal.userId).select('group_id'))
           .where((r) =>
             r
@@ -128,7 +128,7 @@ export function whereAssignedTo(knex: Knex, query: Knex.QueryBuilder, caller: Ta
       )
       .orWhere((o) =>
         o
-          .where(`${alias}.assignee_kind`, 'organization')
+          .whereRaw(`${alias}.assignee_kind = 'organization'`)
           .where(`${alias}.partner_organization_id`, principal.organizationId),
       ),
   );
@@ -149,7 +149,7 @@ export function assignedBranches(knex: Knex, principal: Principal, alias = 't') 
           // The subquery is bound as a raw (a query builder is not a binding's type); knex parenthesises it.
           knex.raw('?', [
             first
-              .where(`${alias}.assignee_kind`, 'group')
+              .whereRaw(`${alias}.assignee_kind = 'group'`)
               .whereRaw(`${alias}.group_id = gm.group_id`)
               .where((r) =>
                 r
@@ -164,7 +164,7 @@ export function assignedBranches(knex: Knex, principal: Principal, alias = 't') 
         .select(`x.${BRANCH_ID}`),
     (first: Knex.QueryBuilder) =>
       first
-        .where(`${alias}.assignee_kind`, 'organization')
+        .whereRaw(`${alias}.assignee_kind = 'organization'`)
         .where(`${alias}.partner_organization_id`, principal.organizationId),
   ];
 }

@@ -28,9 +28,7 @@ export function liveTasks(knex: Knex) {
   return knex('tasks as t')
     .join('documents as d', (j) => j.on('d.id', 't.document_id').andOn('d.current_order', 't.task_order'))
     .join('business_flows as f', 'f.id', 'd.business_flow_id')
-    .where('t.status', 'active')
-    .whereIn('d.status', ['in_progress', 'remanded'])
-    .whereNot('f.status', 'cancelled');
+    .whereRaw(`t.status = 'active' AND d.status IN ('in_progress', 'remanded') AND f.status <> 'cancelled'`);
 }
 
 /**

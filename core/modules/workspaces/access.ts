@@ -63,8 +63,10 @@ export function viewableTaskTypes(knex: Knex, userId: string) {
 export function callerParticipants(knex: Knex, principal: Principal) {
   return knex('workspace_participants as p').where((w) =>
     w
-      .where((g) => g.where('p.kind', 'group').whereIn('p.group_id', memberGroupIds(knex, principal.userId)))
-      .orWhere((o) => o.where('p.kind', 'organization').where('p.partner_organization_id', principal.organizationId)),
+      .where((g) => g.whereRaw(`p.kind = 'group'`).whereIn('p.group_id', memberGroupIds(knex, principal.userId)))
+      .orWhere((o) =>
+        o.whereRaw(`p.kind = 'organization'`).where('p.partner_organization_id', principal.organizationId),
+      ),
   );
 }
 
@@ -99,7 +101,7 @@ export function whereFlowVisible(knex: Knex, query: Knex.QueryBuilder, principal
     if (principal.isAdmin) w.orWhere(`${alias}.organization_id`, principal.organizationId);
     w.orWhereIn(
       `${alias}.workspace_id`,
-      callerParticipants(knex, principal).where('p.is_public', true).select('p.workspace_id'),
+      callerParticipants(knex, principal).whereRaw('p.is_public').select('p.workspace_id'),
     );
     w.orWhereIn(
       `${alias}.id`,
@@ -154,15 +156,12 @@ export function flowsByOrganization(knex: Knex, principal: Principal) {
  */
 function whereDraftEditable(knex: Knex, query: Knex.QueryBuilder, principal: Principal, alias: string) {
   return query.where((d) =>
-    d.whereNot(`${alias}.status`, 'draft').orWhere((own) => {
+    d.whereRaw(`${alias}.status <> 'draft'`).orWhere((own) => {
       own.where(`${alias}.organization_id`, principal.organizationId);
       if (!principal.isAdmin) {
         own.whereIn(
           `${alias}.workspace_id`,
-          callerParticipants(knex, principal)
-            .where('p.kind', 'group')
-            .where('p.is_editable', true)
-            .select('p.workspace_id'),
+          callerParticipants(knex, principal).whereRaw(`p.kind = 'group' AND p.is_editable`).select('p.workspace_id'),
         );
       }
     }),
