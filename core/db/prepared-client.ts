@@ -42,7 +42,7 @@ export function onPostgresServer(knex: Knex | Knex.Client): boolean {
 
 /**
  * Runs `queries` one after the other in a transaction in which PostgreSQL uses their generic plans (planned once per
- * connection), on a PostgreSQL server only. Generic plans are good only where the SQL text holds the code's constants
+ * connection); on the embedded PGlite, which keeps no plans, simply one after the other. Generic plans are good only where the SQL text holds the code's constants
  * (statuses, kinds, flags, page sizes) and binds only the caller's values: a bound `status = $1` can use neither a
  * partial index nor the column's statistics, and a bound LIMIT is planned as "a tenth of the rows".
  */
@@ -51,14 +51,19 @@ export function withGenericPlans(
   queries: Array<Knex.QueryBuilder | Knex.Raw>,
 ): Promise<unknown[]> {
   const client = typeof knex === 'function' ? knex.client : knex;
+  if (!onPostgresServer(client)) return inOrder(queries);
   // knex's Client starts a transaction as the Knex instance does; its types leave the method out.
   const begin = (client as unknown as Pick<Knex, 'transaction'>).transaction.bind(client);
   return begin(async (trx) => {
     await trx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
-    const results: unknown[] = [];
-    for (const query of queries) results.push(await query.transacting(trx));
-    return results;
+    return inOrder(queries.map((query) => query.transacting(trx)));
   });
+}
+
+async function inOrder(queries: Array<Knex.QueryBuilder | Knex.Raw>): Promise<unknown[]> {
+  const results: unknown[] = [];
+  for (const query of queries) results.push(await query);
+  return results;
 }
 
 /** A statement compiled once: its SQL and, per binding, the name of the caller's value it takes or a constant. */

@@ -98,7 +98,7 @@ export async function flowSearchScope(
   }
   if (filter.status?.length) scope.whereIn('f.status', filter.status);
   // Drafts are listed only when asked for (the home screen's drafts); every other list leaves them out.
-  else scope.whereNot('f.status', 'draft');
+  else scope.whereRaw(`f.status <> 'draft'`);
   if (filter.workspaceId) scope.where('f.workspace_id', filter.workspaceId);
   for (const [from, to, column] of DATE_RANGES) {
     if (filter[from]) scope.where(column, '>=', dayStart(filter[from]!));

@@ -21,7 +21,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../http/context.ts';
 import { BRANCH_ID, LITERAL_LIMIT, unionOfBranches } from '../../http/pagination.ts';
-import { onPostgresServer, templated, withGenericPlans } from '../../db/prepared-client.ts';
+import { templated, withGenericPlans } from '../../db/prepared-client.ts';
 import { emailConfirmed } from '../signing/email-confirmation.ts';
 import { assigneeOf } from '../tasks/resources.ts';
 import { executableTasks } from '../tasks/my-tasks.ts';
@@ -476,9 +476,8 @@ export async function inboxOf(knex: Knex, principal: Principal, now: Date) {
     inboxStatement(knex, { ...principal, userId: v.userId, organizationId: v.organizationId }, v.since),
   ).options({ prepare: true });
   // Planned once per connection (withGenericPlans): its text holds every constant of the code.
-  const [row] = (
-    onPostgresServer(knex) ? ((await withGenericPlans(knex, [statement]))[0] as { rows: unknown[] }) : await statement
-  ).rows as Record<string, any>[];
+  const [result] = (await withGenericPlans(knex, [statement])) as { rows: Record<string, any>[] }[];
+  const [row] = result!.rows;
   row!.waitingForOthers_count = waitingForOthersOf(row!.waitingForOthers_count);
   const attributes = Object.fromEntries(
     SECTIONS.map((name) => [
