@@ -93,5 +93,5 @@ describe('API keys screen', () => {
   it('tells a free-plan administrator that API keys need the standard plan', async () => {
     const { page } = await browser.openAsOwner({ app, path: '/organizations/settings/api-keys', language: 'ja' });
     await page.getByText(ja.planRequired, exact).waitFor();
-  }, 60_000);
+  });
 });

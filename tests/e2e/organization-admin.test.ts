@@ -317,5 +317,5 @@ describe('organization administration in the browser', () => {
     await toast(page, groupsJa.members.removed.replace('{{name}}', '伊藤 メンバー')).waitFor();
     const after = await app.api.call('getUser', { token, params: { userId: memberUserId } });
     expect(after.body.data.attributes.groups.map((g: { id: string }) => g.id)).toEqual([firstGroup]);
-  }, 60_000);
+  });
 });

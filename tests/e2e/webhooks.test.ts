@@ -97,5 +97,5 @@ describe('webhooks screen', () => {
   it('tells a free-plan administrator that webhooks need the standard plan', async () => {
     const { page } = await browser.openAsOwner({ app, path: '/organizations/settings/webhooks', language: 'ja' });
     await page.getByText(ja.planRequired, exact).waitFor();
-  }, 60_000);
+  });
 });

@@ -60,7 +60,7 @@ export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 360, height: 740 } as const;
 
 /** Waits on a slow two-core machine: generous, but a wait-for, never a fixed sleep. */
-export const UI_TIMEOUT = 15_000;
+export const UI_TIMEOUT = 30_000;
 
 export interface OpenOptions {
   /** The service the page talks to; relative `page.goto('/login')` resolves against it. */
@@ -142,7 +142,7 @@ export function useBrowser(): BrowserHarness {
     });
     contexts.push(context);
     context.setDefaultTimeout(UI_TIMEOUT);
-    context.setDefaultNavigationTimeout(30_000);
+    context.setDefaultNavigationTimeout(60_000);
     if (language) {
       // Only before the first choice: a language switch made by the test must survive reloads.
       await context.addInitScript(
