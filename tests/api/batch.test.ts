@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Principal } from '../../core/http/context.ts';
 import { AppError } from '../../core/http/errors.ts';
 import { runImport } from '../../core/modules/batch/run-import.ts';
+import { queueInvitation } from '../../core/modules/users/invitation.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { activeMember, adminSession, createGroup, NO_TASKS, uniqueLoginId } from '../helpers/org-admin.ts';
 
@@ -64,6 +65,10 @@ const usersNamed = (organizationId: string, loginIds: string[]) =>
     .where({ organization_id: organizationId })
     .whereIn('login_id', loginIds)
     .whereNot({ status: 'deleted' });
+/** Sessions of this file's database waiting for an advisory lock (the log's). */
+const WAITING_FOR_ADVISORY_LOCK = `SELECT count(*)::int AS n FROM pg_locks
+  WHERE NOT granted AND locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
 const logsOf = (organizationId: string, action: string) =>
   knex()('operation_logs').where({ organization_id: organizationId, action }).orderBy('id');
 
@@ -224,6 +229,7 @@ describe('users CSV import', () => {
         `update,nobody-here,,`,
       ),
     );
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
     expect(result.attributes.rows.map((r: any) => r.outcome)).toEqual(['updated', 'deleted', 'failed']);
     expect(result.attributes.rows[2].errors[0]).toMatchObject({ code: 'NOT_FOUND', column: 'loginId' });
     const after = await usersNamed(admin.organizationId, [keep]).first();
@@ -237,6 +243,40 @@ describe('users CSV import', () => {
     expect(await usersNamed(admin.organizationId, [gone])).toEqual([]);
     expect(await logsOf(admin.organizationId, 'user.deleted')).toHaveLength(1);
   });
+
+  // PostgreSQL only: the embedded PGlite has one connection, so its transactions never overlap.
+  it.runIf(inject('dbKind') === 'postgres')(
+    'never deadlocks with the invitation of a user it updates: the job waits for the log before the row',
+    async () => {
+      // An import holds the organization's log lock from its first logged row to its commit while it locks more users;
+      // the invitation job of one of them (queued by an earlier import) must not lock that user first and then wait.
+      const admin = await adminSession(app);
+      const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
+      const deps = app.service.deps;
+      const importing = await knex().transaction();
+      try {
+        await deps.oplog.append(importing, null, { organizationId: admin.organizationId, action: 'test.import_row' });
+        await knex().transaction((trx) => queueInvitation(deps, trx, member.id, null));
+        // The job is running once it waits for the log lock the "import" holds.
+        await expect
+          .poll(async () => (await knex().raw(WAITING_FOR_ADVISORY_LOCK)).rows[0].n, { timeout: 30_000 })
+          .toBeGreaterThan(0);
+        // Meanwhile the user's row is free, so the import's next row goes on (NOWAIT: an error if the job held it).
+        await knex().transaction(async (probe) => {
+          await probe.raw('SELECT id FROM users WHERE id = ? FOR UPDATE NOWAIT', [member.id]);
+        });
+        await importing('users').where({ id: member.id }).update({ name: '取込で更新' });
+      } finally {
+        await importing.rollback();
+      }
+      // Once the log is free the job sends the invitation.
+      await expect
+        .poll(async () => (await knex()('users').where({ id: member.id }).first('invitation_id')).invitation_id, {
+          timeout: 30_000,
+        })
+        .toBeNull();
+    },
+  );
 
   it('cannot delete yourself through the file (USER_IS_SELF)', async () => {
     const admin = await adminSession(app);

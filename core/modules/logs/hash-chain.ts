@@ -72,6 +72,11 @@ export async function verifyRows<Row extends ChainedRow>(
   return { checked, firstBad: null };
 }
 
+/** Takes one chain's lock until the end of the caller's transaction (taking it again there is free). */
+export async function lockChain(trx: Knex.Transaction, table: string, organizationId: string | null): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${table}:${organizationId ?? 'system'}`]);
+}
+
 /**
  * Serialises appends to one chain inside the caller's transaction and returns the hash the new row links to.
  * `chain` names the table and the organization (or 'system').
@@ -81,7 +86,7 @@ export async function lastHashLocked(
   table: string,
   organizationId: string | null,
 ): Promise<string | null> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${table}:${organizationId ?? 'system'}`]);
+  await lockChain(trx, table, organizationId);
   const last = await trx(table)
     .where(organizationId ? { organization_id: organizationId } : { organization_id: null })
     .orderBy('id', 'desc')

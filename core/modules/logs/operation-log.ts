@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.ts';
 import type { RequestContext } from '../../http/context.ts';
-import { type ChainVerdict, chainHash, inIdBatches, lastHashLocked, verifyRows } from './hash-chain.ts';
+import { type ChainVerdict, chainHash, inIdBatches, lastHashLocked, lockChain, verifyRows } from './hash-chain.ts';
 
 /** One event worth keeping: who did what to which target, in which organization. */
 export interface OperationLogEntry {
@@ -102,6 +102,16 @@ export class OperationLog {
       prev_hash: prevHash,
     };
     await trx('operation_logs').insert({ ...row, details: JSON.stringify(row.details), hash: operationLogHash(row) });
+  }
+
+  /**
+   * Takes the organization's log lock now rather than at the first append. A transaction that writes rows and then
+   * logs must take it first when another may hold it while it writes those rows: the CSV import logs each row as it
+   * goes, so it holds the lock across the rows after its first, and an invitation job that locked one of those users
+   * before waiting for the log deadlocked with it (seen under load: the import answered 500).
+   */
+  async lock(trx: Knex.Transaction, organizationId: string | null): Promise<void> {
+    await lockChain(trx, 'operation_logs', organizationId);
   }
 
   /** Appends in a transaction of its own (events with no other write, such as a failed sign-in). */
