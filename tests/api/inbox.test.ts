@@ -215,6 +215,35 @@ describe('GET /me/inbox', () => {
     expect(documentIds((await inbox(w.userA2.token)).remandedToMe)).not.toContain(documentId);
   });
 
+  it('remanded to me: a partner user’s own upload into another organization’s flow, remanded there', async () => {
+    // B takes part in A's workspace as an editable partner: the remanded document is A's, uploaded by B's user.
+    const workspaceId = await seedWorkspace(app, w.ownerA.organizationId, [
+      { groupId: w.g1, isEditable: true },
+      { groupId: w.g2, isEditable: false },
+      { partnerOrganizationId: w.ownerB.organizationId, isEditable: true },
+    ]);
+    const flowId = await insertFlow(app, w.ownerA.organizationId, workspaceId, {
+      name: '共同編集フロー',
+      createdBy: w.ownerA.ownerId,
+    });
+    const documentId = await newDocument(app, w.userB.token, flowId, 'clean', 'B社が上げた契約書');
+    const tasks = await plan(app, w.ownerA.token, documentId, [
+      groupTask(1, 'approve', w.g1),
+      groupTask(2, 'approve', w.g2),
+    ]);
+    expect((await step(app, w.userA1.token, 'approveTask', tasks[0]!.id)).status).toBe(200);
+    expect(
+      (await step(app, w.userA2.token, 'remandDocument', tasks[1]!.id, { toOrder: 1, reason: '押印欄なし' })).status,
+    ).toBe(200);
+    expect((await inbox(w.userB.token)).remandedToMe.items.find((i) => i.document?.id === documentId)).toMatchObject({
+      businessFlow: { id: flowId },
+      reason: '押印欄なし',
+    });
+    expect(documentIds((await inbox(w.ownerA.token)).remandedToMe)).toContain(documentId);
+    const c = await signedInOwner(app, { organizationName: '株式会社C' });
+    expect(documentIds((await inbox(c.token)).remandedToMe)).not.toContain(documentId);
+  });
+
   it('warnings: e-mail not confirmed, documents blocked by the malware scan', async () => {
     const before = await inbox(w.userA2.token);
     expect(before.warnings).toContainEqual({ code: 'EMAIL_NOT_CONFIRMED', params: { email: expect.any(String) } });

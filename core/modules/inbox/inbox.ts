@@ -156,6 +156,31 @@ function whereOwnFlow(knex: Knex, principal: Principal, w: Knex.QueryBuilder) {
   if (principal.isAdmin) w.orWhere('f.organization_id', principal.organizationId);
 }
 
+/**
+ * The organizations whose flows can concern the caller, read from indexes alone, as `(SELECT …)` of one uuid column:
+ * their own, those of the given workspaces (a subquery of ids), and those of the flows in progress they created — a
+ * skip scan of business_flows_creator_org, one index probe per organization however many flows. The inbox's sections
+ * that start from a partial index of rare rows (remanded documents, waiting tasks) read that index for these
+ * organizations only, never for the whole database.
+ */
+function callerOrganizations(knex: Knex, principal: Principal, workspaceIds: Knex.QueryBuilder) {
+  return knex.raw(
+    `(WITH RECURSIVE created AS (
+        (SELECT b.organization_id FROM business_flows b WHERE b.created_by = :me AND b.status = 'in_progress'
+          ORDER BY b.organization_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT b.organization_id FROM business_flows b
+                 WHERE b.created_by = :me AND b.status = 'in_progress' AND b.organization_id > c.organization_id
+                 ORDER BY b.organization_id LIMIT 1)
+          FROM created c WHERE c.organization_id IS NOT NULL
+      )
+      SELECT organization_id FROM created WHERE organization_id IS NOT NULL
+      UNION SELECT CAST(:org AS uuid)
+      UNION SELECT w.organization_id FROM workspaces w WHERE w.id IN :workspaces)`,
+    { me: principal.userId, org: principal.organizationId, workspaces: workspaceIds },
+  );
+}
+
 /** Live task rows read for the first try of the "waiting for others" count (see waitingForOthersCount). */
 const WAITING_SAMPLE = 2 * (INBOX_COUNT_CAP + 1);
 
@@ -165,8 +190,7 @@ const WAITING_SAMPLE = 2 * (INBOX_COUNT_CAP + 1);
  * (1) group tasks of the other groups of the organizations the caller's flows belong to (a task's group belongs to
  * its owner organization), (2) tasks of the caller's groups restricted to a role they lack, (3) tasks of a partner
  * organization other than the caller's or of a guest — then each task's flow looked up (a scalar subquery per task,
- * so the lookups stop with the rows read). The organizations: the caller's own, those of the workspaces they may
- * edit, and those of the flows in progress they created (a skip scan of business_flows_creator_org).
+ * so the lookups stop with the rows read). The organizations: callerOrganizations, with the workspaces they may edit.
  *
  * It reads at most WAITING_SAMPLE such rows and counts their distinct flows: when it read fewer rows, every row was
  * seen and the count is exact; otherwise (more waiting tasks than that) the flows it met are a lower bound, answered
@@ -176,26 +200,18 @@ function waitingForOthersCount(knex: Knex, principal: Principal) {
   const bindings = {
     me: principal.userId,
     org: principal.organizationId,
-    editable: callerParticipants(knex, principal).whereRaw('p.is_editable').select('p.workspace_id'),
+    orgs: callerOrganizations(
+      knex,
+      principal,
+      callerParticipants(knex, principal).whereRaw('p.is_editable').select('p.workspace_id'),
+    ),
     scope: knex('business_flows as f')
       .whereRaw(`f.status = 'in_progress' AND f.id = od.business_flow_id`)
       .where((w) => whereOwnFlow(knex, principal, w))
       .select('f.id'),
   };
   const waiting = `
-    WITH RECURSIVE created AS (
-      (SELECT b.organization_id FROM business_flows b WHERE b.created_by = :me AND b.status = 'in_progress'
-        ORDER BY b.organization_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT b.organization_id FROM business_flows b
-               WHERE b.created_by = :me AND b.status = 'in_progress' AND b.organization_id > c.organization_id
-               ORDER BY b.organization_id LIMIT 1)
-        FROM created c WHERE c.organization_id IS NOT NULL
-    ), orgs AS (
-      SELECT organization_id AS id FROM created WHERE organization_id IS NOT NULL
-      UNION SELECT CAST(:org AS uuid)
-      UNION SELECT w.organization_id FROM workspaces w WHERE w.id IN :editable
-    ), others AS (
+    WITH orgs AS (SELECT id FROM :orgs AS o(id)), others AS (
       SELECT t.document_id, t.task_order FROM groups g
         JOIN tasks t ON t.group_id = g.id AND t.status = 'active' AND t.assignee_kind = 'group'
        WHERE g.organization_id IN (SELECT id FROM orgs)
@@ -327,10 +343,17 @@ function completedRecently(knex: Knex, principal: Principal, since: Date | strin
   };
 }
 
+/**
+ * Remanded documents of flows the caller created or documents they uploaded, read from documents_remanded_org for
+ * the organizations that can hold them (callerOrganizations with every workspace they take part in: a document is
+ * uploaded into a workspace its uploader takes part in, and a remanded document's flow is in progress).
+ */
 function remandedToMe(knex: Knex, principal: Principal): Section {
+  const orgs = callerOrganizations(knex, principal, callerParticipants(knex, principal).select('p.workspace_id'));
   const scope = knex('documents as d')
     .join('business_flows as f', 'f.id', 'd.business_flow_id')
     .whereRaw(`d.status = 'remanded' AND f.status <> 'cancelled'`)
+    .whereRaw('d.organization_id IN ?', [orgs])
     .where((w) => w.where('f.created_by', principal.userId).orWhere('d.created_by', principal.userId));
   return {
     scope,
