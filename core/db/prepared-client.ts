@@ -42,9 +42,10 @@ export function onPostgresServer(knex: Knex | Knex.Client): boolean {
 
 /**
  * Runs `queries` one after the other in a transaction in which PostgreSQL uses their generic plans (planned once per
- * connection); on the embedded PGlite, which keeps no plans, simply one after the other. Generic plans are good only where the SQL text holds the code's constants
- * (statuses, kinds, flags, page sizes) and binds only the caller's values: a bound `status = $1` can use neither a
- * partial index nor the column's statistics, and a bound LIMIT is planned as "a tenth of the rows".
+ * connection); on the embedded PGlite, which keeps no plans, simply one after the other. Generic plans are good only
+ * where the SQL text holds the code's constants (statuses, kinds, flags, page sizes) and binds only the caller's
+ * values: a bound `status = $1` can use neither a partial index nor the column's statistics, and a bound LIMIT is
+ * planned as "a tenth of the rows".
  */
 export function withGenericPlans(
   knex: Knex | Knex.Client,

@@ -67,7 +67,8 @@ const usersNamed = (organizationId: string, loginIds: string[]) =>
     .whereNot({ status: 'deleted' });
 /** Sessions of this file's database waiting for an advisory lock (the log's). */
 const WAITING_FOR_ADVISORY_LOCK = `SELECT count(*)::int AS n FROM pg_locks
-  WHERE NOT granted AND locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+  WHERE NOT granted AND locktype = 'advisory'
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 const logsOf = (organizationId: string, action: string) =>
   knex()('operation_logs').where({ organization_id: organizationId, action }).orderBy('id');
