@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import type { components } from '../../../../../core/contract/api.gen.ts';
 import { ApiError, unwrap } from '../../../api/errors.ts';
 import { api } from '../../../session/session.ts';
@@ -32,6 +33,44 @@ export function useBoxUploads(page: number, status?: BoxUploadStatus) {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.data.some(inFlight) ? 3000 : false),
   });
+}
+
+/**
+ * Keeps the connection's card in step with the uploads list, which is read by another request: an upload that settles
+ * while the list is watched changes the connection's last upload, last error and failure count; one that failed for
+ * Box's authorization after the connection was made means the connection has lost it (the server marks the
+ * connection before it fails the upload) even when the card, read a moment earlier, says connected. Either asks for
+ * the connection again (the second once per failure, so a card that stays connected is not asked in a loop).
+ */
+export function useConnectionFollowsUploads(
+  list: BoxUploadList | undefined,
+  connection: { status: string; connectedAt: string | null },
+) {
+  const client = useQueryClient();
+  const seen = useRef(new Map<string, BoxUploadStatus>());
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    if (!list) return;
+    let stale = false;
+    for (const upload of list.data) {
+      const { status, errorCode, updatedAt } = upload.attributes;
+      const before = seen.current.get(upload.id);
+      seen.current.set(upload.id, status);
+      if (before !== undefined && before !== status && !inFlight(upload)) stale = true;
+      const failure = `${upload.id}@${updatedAt}`;
+      const authorizationLost =
+        connection.status === 'connected' &&
+        status === 'failed' &&
+        errorCode === 'BOX_AUTH_FAILED' &&
+        connection.connectedAt !== null &&
+        Date.parse(updatedAt) > Date.parse(connection.connectedAt);
+      if (authorizationLost && !asked.current.has(failure)) {
+        asked.current.add(failure);
+        stale = true;
+      }
+    }
+    if (stale) void client.invalidateQueries({ queryKey: ['box-connection'] });
+  }, [list, connection.status, connection.connectedAt, client]);
 }
 
 /**

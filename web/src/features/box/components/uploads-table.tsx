@@ -5,17 +5,27 @@ import { ApiErrorNotice } from '../../../components/api-error-notice.tsx';
 import { TableScroll } from '../../../components/data-list.tsx';
 import { japanDateTimeFormat } from '../../../components/date-format.ts';
 import { SelectField } from '../../../components/select-field.tsx';
-import { type BoxUploadStatus, UPLOAD_PAGE_SIZE, useBoxUploads } from '../api/box-uploads.ts';
+import type { BoxConnection } from '../api/box-connection.ts';
+import {
+  type BoxUploadStatus,
+  UPLOAD_PAGE_SIZE,
+  useBoxUploads,
+  useConnectionFollowsUploads,
+} from '../api/box-uploads.ts';
 import { StatusBadge } from './status-badge.tsx';
 
 const STATUSES: BoxUploadStatus[] = ['queued', 'uploading', 'done', 'failed'];
 
-/** The organization's recent uploads, newest change first; failed ones carry their error's message. */
-export function UploadsTable() {
+/**
+ * The organization's recent uploads, newest change first; failed ones carry their error's message. The connection's
+ * card above follows what the list shows.
+ */
+export function UploadsTable({ connection }: { connection: BoxConnection }) {
   const { t, i18n } = useTranslation(['box', 'errors']);
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<BoxUploadStatus | ''>('');
   const uploads = useBoxUploads(page, status || undefined);
+  useConnectionFollowsUploads(uploads.data, connection);
   const when = japanDateTimeFormat(i18n.language);
   const total = uploads.data?.meta.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / UPLOAD_PAGE_SIZE));

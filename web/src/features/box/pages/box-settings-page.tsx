@@ -53,7 +53,7 @@ function ConnectionBody({ connection }: { connection: BoxConnection }) {
       {connection.connected && connection.rootFolder && (
         <FolderSection rootFolder={connection.rootFolder} usable={connection.status === 'connected'} />
       )}
-      {connection.connected && <UploadsTable />}
+      {connection.connected && <UploadsTable connection={connection} />}
     </>
   );
 }
