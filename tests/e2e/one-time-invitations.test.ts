@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import docsEn from '../../web/src/features/documents/i18n/en.json' with { type: 'json' };
@@ -14,7 +12,6 @@ import {
   heading,
   type Language,
   MOBILE,
-  SCREENSHOT_DIR,
   screenshot,
   TEXTS,
   toast,
@@ -98,10 +95,7 @@ const panel = (page: Page, language: Language = 'ja') =>
   page.getByRole('region', { name: TEXT[language].flow.tableLabel, exact: true });
 
 /** What the window shows (a modal dialog over a long page reads better than the full page behind it). */
-async function windowShot(page: Page, name: string) {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
-}
+const windowShot = (page: Page, name: string) => screenshot(page, name, { fullPage: false });
 
 /** Asserts the page does not scroll sideways (a table may scroll inside its own region). */
 async function fitsWidth(page: Page) {

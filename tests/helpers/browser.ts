@@ -161,7 +161,7 @@ export function useBrowser(): BrowserHarness {
     onTestFailed(async ({ task }) => {
       if (problems.length > 0) console.error(`Browser problems in "${task.name}":\n  ${problems.join('\n  ')}`);
       console.error(`Page URL at failure: ${page.url()}`);
-      await screenshot(page, `failed-${task.name}`).catch(() => undefined);
+      await screenshot(page, `failed-${task.name}`, { always: true }).catch(() => undefined);
     });
     return page;
   }
@@ -231,19 +231,29 @@ export async function switchLanguage(page: Page, from: Language, to: Language) {
 }
 
 /**
- * Saves a full-page PNG under test-results/screenshots/ and returns its path. Animations keep running: Playwright's
- * `animations: 'disabled'` would finish react-toastify's progress animation, which is its auto-close timer, and so
- * close every toast on the page.
+ * Whether the screens' PNGs are written: they are for a person to look at, so by default not on CI, where nobody does
+ * and they cost about a sixth of a browser file's time (measured on two cores). Every check beside them runs either
+ * way; `KEIYAKU_TEST_SCREENSHOTS=1` (or `0`) decides. A failed test's screenshot is always written.
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+const WRITE_SCREENSHOTS = (process.env.KEIYAKU_TEST_SCREENSHOTS ?? (process.env.CI ? '0' : '1')) !== '0';
+
+/**
+ * Saves a PNG of the page (or of the window) under test-results/screenshots/ (see {@link WRITE_SCREENSHOTS}). Animations keep running:
+ * Playwright's `animations: 'disabled'` would finish react-toastify's progress animation, which is its auto-close
+ * timer, and so close every toast on the page.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { fullPage = true, always = false }: { fullPage?: boolean; always?: boolean } = {},
+): Promise<void> {
+  if (!WRITE_SCREENSHOTS && !always) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const safe = name
     .replace(/[^\p{L}\p{N}._-]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 120);
-  const file = path.join(SCREENSHOT_DIR, `${safe}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${safe}.png`), fullPage });
 }
 
 /** The tokens the workbench keeps in localStorage, or null when signed out. */
