@@ -90,6 +90,8 @@ export function RecipientsStep(props: {
   const refreshWorkspace = () => workspace.refetch();
 
   const chosenGroup = groupId || groupChoices[0]?.id || '';
+  // Adding a group or a partner changes the workspace (its version is needed): not before it has loaded.
+  const workspaceLoaded = workspace.data !== undefined;
   const onAddGroup = () =>
     void addGroup.run(async () => {
       const group = groupChoices.find((g) => g.id === chosenGroup);
@@ -176,7 +178,12 @@ export function RecipientsStep(props: {
               ))}
             </select>
           </div>
-          <button type="button" className="button" disabled={!chosenGroup || addGroup.pending} onClick={onAddGroup}>
+          <button
+            type="button"
+            className="button"
+            disabled={!chosenGroup || !workspaceLoaded || addGroup.pending}
+            onClick={onAddGroup}
+          >
             {t('recipients.addGroup')}
           </button>
           <ApiErrorNotice error={addGroup.error} action={t('actions.addRecipient')} />
@@ -208,7 +215,7 @@ export function RecipientsStep(props: {
           <button
             type="button"
             className="button"
-            disabled={!partner.trim() || addPartner.pending}
+            disabled={!partner.trim() || !workspaceLoaded || addPartner.pending}
             onClick={onAddPartner}
           >
             {t('recipients.addPartner')}
