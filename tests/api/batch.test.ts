@@ -279,6 +279,33 @@ describe('users CSV import', () => {
     },
   );
 
+  it.runIf(inject('dbKind') === 'postgres')(
+    'never deadlocks with an invitation job holding the log: it takes the log before its first row',
+    async () => {
+      // The other way round: a job (or any writer) holding the organization's log lock and about to lock a user must
+      // not find that user locked by an import waiting for the log.
+      const admin = await adminSession(app);
+      const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
+      const deps = app.service.deps;
+      const job = await knex().transaction();
+      let imported: ReturnType<typeof importCsv> | undefined;
+      try {
+        await deps.oplog.lock(job, admin.organizationId);
+        imported = importCsv(admin.token, 'users', csv('operation,loginId,isAdmin', `update,${member.loginId},true`));
+        await expect
+          .poll(async () => (await knex().raw(WAITING_FOR_ADVISORY_LOCK)).rows[0].n, { timeout: 30_000 })
+          .toBeGreaterThan(0);
+        // The import waits for the log with the user's row free, so the job can lock it and finish.
+        await job.raw('SELECT id FROM users WHERE id = ? FOR UPDATE NOWAIT', [member.id]);
+      } finally {
+        await job.rollback();
+      }
+      const result = await imported!;
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.attributes.rows.map((r: any) => r.outcome)).toEqual(['updated']);
+    },
+  );
+
   it('cannot delete yourself through the file (USER_IS_SELF)', async () => {
     const admin = await adminSession(app);
     const result = await importCsv(admin.token, 'users', csv('operation,loginId', `delete,${admin.loginId}`));

@@ -47,8 +47,8 @@ function errorsOf(error: AppError, columnOf: (attribute: string) => string): Row
 }
 
 /**
- * Runs an import: one transaction, each row in its own savepoint so a failed row leaves nothing behind while the
- * good rows stay. A dry run rolls the whole transaction back (no rows, no mail jobs, no log). An applied import
+ * Runs an import: one transaction, holding the organization's operation-log lock throughout, each row in its own
+ * savepoint so a failed row leaves nothing behind while the good rows stay. A dry run rolls the whole transaction back (no rows, no mail jobs, no log). An applied import
  * ends with one `batch.<target>_imported` operation log entry.
  */
 export async function runImport<Context>(
@@ -65,6 +65,10 @@ export async function runImport<Context>(
   const results: RowResult[] = [];
   const trx = await deps.knex.transaction();
   try {
+    // The organization's log lock before any row, as every writer that locks rows and then logs must take it (the
+    // invitation job does): rows log as they are applied, and a row locked before the log's lock could wait for
+    // a job holding that lock while the job waits for the row.
+    await deps.oplog.lock(trx, principal.organizationId);
     const context = await target.prepare(trx);
     for (const row of rows) {
       const operationCell = row.cells.operation ?? '';

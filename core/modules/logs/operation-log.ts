@@ -105,10 +105,11 @@ export class OperationLog {
   }
 
   /**
-   * Takes the organization's log lock now rather than at the first append. A transaction that writes rows and then
-   * logs must take it first when another may hold it while it writes those rows: the CSV import logs each row as it
-   * goes, so it holds the lock across the rows after its first, and an invitation job that locked one of those users
-   * before waiting for the log deadlocked with it (seen under load: the import answered 500).
+   * Takes the organization's log lock now rather than at the first append. Two transactions that each lock rows
+   * and log must take it in the same order: the CSV import takes it before its first row and the invitation job
+   * before its user's row. Each way round deadlocked under load: a job that had locked the user waiting for the log
+   * an import held (the import answered 500), and an import that had locked a user at its first row waiting for the
+   * log a job held while the job waited for that user.
    */
   async lock(trx: Knex.Transaction, organizationId: string | null): Promise<void> {
     await lockChain(trx, 'operation_logs', organizationId);
