@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { CoreDeps } from '../../deps.ts';
 import { queueIntegrationEvent } from './integration-event.ts';
-import { documentRefs, flowAudience, flowRefs } from './refs.ts';
+import { documentEventContext, flowEventContext } from './refs.ts';
 import type { IntegrationEventType } from './types.ts';
 
 type Deps = Pick<CoreDeps, 'jobs' | 'clock'>;
@@ -18,9 +18,8 @@ export async function queueDocumentEvent(
   documentId: string,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  const { ownerOrganizationId, status, ...refs } = await documentRefs(trx, documentId);
-  const organizationIds = await flowAudience(trx, { ...refs, ownerOrganizationId, status });
-  await queueIntegrationEvent(deps, trx, { type, organizationIds, data: { ...refs, ...extra } });
+  const { refs, document, audience } = await documentEventContext(trx, documentId);
+  await queueIntegrationEvent(deps, trx, { type, organizationIds: audience, data: { ...refs, document, ...extra } });
 }
 
 /** Tasks made active (task.assigned), one event per task. */
@@ -43,9 +42,8 @@ export async function queueFlowEvent(
   businessFlowId: string,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  const { ownerOrganizationId, status, ...refs } = await flowRefs(trx, businessFlowId);
-  const organizationIds = await flowAudience(trx, { ...refs, ownerOrganizationId, status });
-  await queueIntegrationEvent(deps, trx, { type, organizationIds, data: { ...refs, ...extra } });
+  const { refs, audience } = await flowEventContext(trx, businessFlowId);
+  await queueIntegrationEvent(deps, trx, { type, organizationIds: audience, data: { ...refs, ...extra } });
 }
 
 /** A partner organization joined a workspace: heard by the owner and the partner. */
@@ -73,7 +71,7 @@ export async function queueOneTimeInvitationAccepted(
   trx: Knex.Transaction,
   input: { invitationId: string; oneTimeUserId: string; businessFlowId: string },
 ): Promise<void> {
-  const { ownerOrganizationId, status: _status, ...refs } = await flowRefs(trx, input.businessFlowId);
+  const { refs, ownerOrganizationId } = await flowEventContext(trx, input.businessFlowId);
   await queueIntegrationEvent(deps, trx, {
     type: 'invitation.accepted',
     organizationIds: [ownerOrganizationId],
