@@ -238,9 +238,9 @@ export async function switchLanguage(page: Page, from: Language, to: Language) {
 const WRITE_SCREENSHOTS = (process.env.KEIYAKU_TEST_SCREENSHOTS ?? (process.env.CI ? '0' : '1')) !== '0';
 
 /**
- * Saves a PNG of the page (or of the window) under test-results/screenshots/ (see {@link WRITE_SCREENSHOTS}). Animations keep running:
- * Playwright's `animations: 'disabled'` would finish react-toastify's progress animation, which is its auto-close
- * timer, and so close every toast on the page.
+ * Saves a PNG of the page (or of the window) under test-results/screenshots/ (see {@link WRITE_SCREENSHOTS}).
+ * Animations keep running: Playwright's `animations: 'disabled'` would finish react-toastify's progress animation,
+ * which is its auto-close timer, and so close every toast on the page.
  */
 export async function screenshot(
   page: Page,

@@ -48,8 +48,8 @@ function errorsOf(error: AppError, columnOf: (attribute: string) => string): Row
 
 /**
  * Runs an import: one transaction, holding the organization's operation-log lock throughout, each row in its own
- * savepoint so a failed row leaves nothing behind while the good rows stay. A dry run rolls the whole transaction back (no rows, no mail jobs, no log). An applied import
- * ends with one `batch.<target>_imported` operation log entry.
+ * savepoint so a failed row leaves nothing behind while the good rows stay. A dry run rolls the whole transaction
+ * back (no rows, no mail jobs, no log). An applied import ends with one `batch.<target>_imported` operation log entry.
  */
 export async function runImport<Context>(
   deps: Pick<CoreDeps, 'knex' | 'oplog'>,
