@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Principal } from '../../core/http/context.ts';
 import { AppError } from '../../core/http/errors.ts';
@@ -65,10 +66,17 @@ const usersNamed = (organizationId: string, loginIds: string[]) =>
     .where({ organization_id: organizationId })
     .whereIn('login_id', loginIds)
     .whereNot({ status: 'deleted' });
-/** Sessions of this file's database waiting for an advisory lock (the log's). */
-const WAITING_FOR_ADVISORY_LOCK = `SELECT count(*)::int AS n FROM pg_locks
-  WHERE NOT granted AND locktype = 'advisory'
-    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+/** How many sessions of this file's database wait for a row another transaction has locked. */
+const waitingForRows = async () =>
+  (
+    await knex().raw(`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`)
+  ).rows[0].n as number;
+
+/** Whether `trx` gets the organization's operation-log lock at once (what a writer about to log needs). */
+const logLockFree = async (trx: Knex.Transaction, organizationId: string) =>
+  (await trx.raw('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS free', [`operation_logs:${organizationId}`])).rows[0]
+    .free as boolean;
 
 const logsOf = (organizationId: string, action: string) =>
   knex()('operation_logs').where({ organization_id: organizationId, action }).orderBy('id');
@@ -155,16 +163,18 @@ describe('users CSV import', () => {
       app.service.deps,
       req,
       principal,
-      {
+      (deps) => ({
         name: 'groups',
         keyColumn: 'name',
         prepare: async () => null,
         async apply(trx, row) {
           await trx('groups').insert({ organization_id: admin.organizationId, name: row.cells.name });
+          const details = { name: row.cells.name };
+          await deps.oplog.append(trx, null, { organizationId: admin.organizationId, action: 'test.row', details });
           if (row.cells.name === 'half') throw new AppError('VALIDATION_FAILED', { pointer: '/data/attributes/name' });
           return 'added';
         },
-      },
+      }),
       ['first', 'half', 'last'].map((name, i) => ({ line: i + 2, cells: { operation: 'add', name } })),
       false,
     );
@@ -173,6 +183,14 @@ describe('users CSV import', () => {
     const names = await knex()('groups').where({ organization_id: admin.organizationId }).pluck('name');
     expect(names).toEqual(expect.arrayContaining(['first', 'last']));
     expect(names).not.toContain('half');
+    // The rows' log entries come after the last row, without the failed row's, and before the import's own.
+    const logged = await knex()('operation_logs').where({ organization_id: admin.organizationId }).orderBy('id');
+    expect(logged.slice(-3).map((row) => [row.action, row.details.name])).toEqual([
+      ['test.row', 'first'],
+      ['test.row', 'last'],
+      ['batch.groups_imported', undefined],
+    ]);
+    expect(await app.service.deps.oplog.verify(knex(), admin.organizationId)).toMatchObject({ firstBadId: null });
   });
 
   it('rejects a login ID that appears twice in the file with BATCH_DUPLICATE_IN_FILE on the later row', async () => {
@@ -247,62 +265,53 @@ describe('users CSV import', () => {
 
   // PostgreSQL only: the embedded PGlite has one connection, so its transactions never overlap.
   it.runIf(inject('dbKind') === 'postgres')(
-    'never deadlocks with the invitation of a user it updates: the job waits for the log before the row',
+    'never holds the log while it waits for a user another writer has locked: it logs after its last row',
     async () => {
-      // An import holds the organization's log lock from its first logged row to its commit while it locks more users;
-      // the invitation job of one of them (queued by an earlier import) must not lock that user first and then wait.
+      // Every writer locks its rows and then logs. An import that held the organization's log lock while it locked
+      // users deadlocked with a writer that had locked one of them and was about to log (an invitation job, say).
       const admin = await adminSession(app);
       const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
-      const deps = app.service.deps;
-      const importing = await knex().transaction();
+      const writer = await knex().transaction();
+      let imported: ReturnType<typeof importCsv> | undefined;
       try {
-        await deps.oplog.append(importing, null, { organizationId: admin.organizationId, action: 'test.import_row' });
-        await knex().transaction((trx) => queueInvitation(deps, trx, member.id, null));
-        // The job is running once it waits for the log lock the "import" holds.
-        await expect
-          .poll(async () => (await knex().raw(WAITING_FOR_ADVISORY_LOCK)).rows[0].n, { timeout: 30_000 })
-          .toBeGreaterThan(0);
-        // Meanwhile the user's row is free, so the import's next row goes on (NOWAIT: an error if the job held it).
-        await knex().transaction(async (probe) => {
-          await probe.raw('SELECT id FROM users WHERE id = ? FOR UPDATE NOWAIT', [member.id]);
-        });
-        await importing('users').where({ id: member.id }).update({ name: '取込で更新' });
+        await writer('users').where({ id: member.id }).update({ name: '別の更新' });
+        imported = importCsv(admin.token, 'users', csv('operation,loginId,isAdmin', `update,${member.loginId},true`));
+        await expect.poll(waitingForRows, { timeout: 30_000 }).toBeGreaterThan(0);
+        expect(await logLockFree(writer, admin.organizationId)).toBe(true);
+        await writer.commit();
       } finally {
-        await importing.rollback();
+        if (!writer.isCompleted()) await writer.rollback();
       }
-      // Once the log is free the job sends the invitation.
+      const result = await imported!;
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.attributes.rows.map((r: any) => r.outcome)).toEqual(['updated']);
+      expect(await logsOf(admin.organizationId, 'user.updated')).toHaveLength(1);
+    },
+  );
+
+  it.runIf(inject('dbKind') === 'postgres')(
+    'the invitation job, like every writer, locks its rows before it takes the log',
+    async () => {
+      // A writer holding one of the user's sessions (a sign-out, say) and about to log: the job, which revokes the
+      // user's sessions, waits for that row without holding the log.
+      const admin = await adminSession(app);
+      const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
+      const writer = await knex().transaction();
+      try {
+        const held = await writer('auth_sessions').where({ user_id: member.id }).whereNull('revoked_at').forUpdate();
+        expect(held.length).toBeGreaterThan(0);
+        await knex().transaction((trx) => queueInvitation(app.service.deps, trx, member.id, null));
+        await expect.poll(waitingForRows, { timeout: 30_000 }).toBeGreaterThan(0);
+        expect(await logLockFree(writer, admin.organizationId)).toBe(true);
+        await writer.commit();
+      } finally {
+        if (!writer.isCompleted()) await writer.rollback();
+      }
       await expect
         .poll(async () => (await knex()('users').where({ id: member.id }).first('invitation_id')).invitation_id, {
           timeout: 30_000,
         })
         .toBeNull();
-    },
-  );
-
-  it.runIf(inject('dbKind') === 'postgres')(
-    'never deadlocks with an invitation job holding the log: it takes the log before its first row',
-    async () => {
-      // The other way round: a job (or any writer) holding the organization's log lock and about to lock a user must
-      // not find that user locked by an import waiting for the log.
-      const admin = await adminSession(app);
-      const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
-      const deps = app.service.deps;
-      const job = await knex().transaction();
-      let imported: ReturnType<typeof importCsv> | undefined;
-      try {
-        await deps.oplog.lock(job, admin.organizationId);
-        imported = importCsv(admin.token, 'users', csv('operation,loginId,isAdmin', `update,${member.loginId},true`));
-        await expect
-          .poll(async () => (await knex().raw(WAITING_FOR_ADVISORY_LOCK)).rows[0].n, { timeout: 30_000 })
-          .toBeGreaterThan(0);
-        // The import waits for the log with the user's row free, so the job can lock it and finish.
-        await job.raw('SELECT id FROM users WHERE id = ? FOR UPDATE NOWAIT', [member.id]);
-      } finally {
-        await job.rollback();
-      }
-      const result = await imported!;
-      expect(result.status, JSON.stringify(result.body)).toBe(200);
-      expect(result.attributes.rows.map((r: any) => r.outcome)).toEqual(['updated']);
     },
   );
 

@@ -21,13 +21,13 @@ export function batchRoutes(api: ApiRouter, deps: CoreDeps): void {
 
   api.operation('importUsersCsv', manage, async ({ principal, body, query, req }) => {
     const table = readTable(body, USERS_TABLE);
-    const target = usersTarget(deps, actorOf(principal, req));
+    const target = (d: CoreDeps) => usersTarget(d, actorOf(principal, req));
     return { body: await runImport(deps, req, principal, target, table.rows, query.dryRun ?? false) };
   });
 
   api.operation('importGroupsCsv', manage, async ({ principal, body, query, req }) => {
     const table = readTable(body, GROUPS_TABLE);
-    const target = groupsTarget(deps, actorOf(principal, req));
+    const target = (d: CoreDeps) => groupsTarget(d, actorOf(principal, req));
     return { body: await runImport(deps, req, principal, target, table.rows, query.dryRun ?? false) };
   });
 

@@ -47,33 +47,35 @@ function errorsOf(error: AppError, columnOf: (attribute: string) => string): Row
 }
 
 /**
- * Runs an import: one transaction, holding the organization's operation-log lock throughout, each row in its own
- * savepoint so a failed row leaves nothing behind while the good rows stay. A dry run rolls the whole transaction
- * back (no rows, no mail jobs, no log). An applied import ends with one `batch.<target>_imported` operation log entry.
+ * Runs an import: one transaction, each row in its own savepoint so a failed row leaves nothing behind while the good
+ * rows stay. A dry run rolls the whole transaction back (no rows, no mail jobs, no log). An applied import logs its
+ * rows' entries after its last row (a DeferredOperationLog: it takes the organization's log lock last, as every
+ * writer does) and ends with one `batch.<target>_imported` entry. Imports of one organization run one at a time.
  */
 export async function runImport<Context>(
-  deps: Pick<CoreDeps, 'knex' | 'oplog'>,
+  deps: CoreDeps,
   req: RequestContext,
   principal: Principal,
-  target: ImportTarget<Context>,
+  targetOf: (deps: CoreDeps) => ImportTarget<Context>,
   rows: TableRow[],
   dryRun: boolean,
 ): Promise<BatchImportResult> {
-  const columnOf = target.columnOf ?? ((attribute: string) => attribute);
   const firstLine = new Map<string, number>();
   const counts = { total: rows.length, added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0 };
   const results: RowResult[] = [];
+  const log = deps.oplog.deferred();
+  const target = targetOf({ ...deps, oplog: log });
+  const columnOf = target.columnOf ?? ((attribute: string) => attribute);
   const trx = await deps.knex.transaction();
   try {
-    // The organization's log lock before any row, as every writer that locks rows and then logs must take it (the
-    // invitation job does): rows log as they are applied, and a row locked before the log's lock could wait for
-    // a job holding that lock while the job waits for the row.
-    await deps.oplog.lock(trx, principal.organizationId);
+    // Two imports locking the same users in different orders would deadlock.
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`batch_import:${principal.organizationId}`]);
     const context = await target.prepare(trx);
     for (const row of rows) {
       const operationCell = row.cells.operation ?? '';
       const key = row.cells[target.keyColumn] ?? '';
       const result: RowResult = { line: row.line, operation: operationCell, key, outcome: 'failed', errors: [] };
+      const mark = log.size;
       try {
         const operation = operationCell.toLowerCase();
         if (row.fieldCount) throw rowError('BATCH_ROW_FIELD_COUNT', null, row.fieldCount);
@@ -89,6 +91,7 @@ export async function runImport<Context>(
         counts[result.outcome] += 1;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
+        log.discard(mark);
         result.errors = errorsOf(error, columnOf);
         counts.failed += 1;
       }
@@ -97,6 +100,7 @@ export async function runImport<Context>(
     if (dryRun) {
       await trx.rollback();
     } else {
+      await log.flush(trx);
       await deps.oplog.append(trx, req, {
         action: `batch.${target.name}_imported`,
         organizationId: principal.organizationId,

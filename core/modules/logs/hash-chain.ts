@@ -72,11 +72,6 @@ export async function verifyRows<Row extends ChainedRow>(
   return { checked, firstBad: null };
 }
 
-/** Takes one chain's lock until the end of the caller's transaction (taking it again there is free). */
-export async function lockChain(trx: Knex.Transaction, table: string, organizationId: string | null): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${table}:${organizationId ?? 'system'}`]);
-}
-
 /**
  * Serialises appends to one chain inside the caller's transaction and returns the hash the new row links to.
  * `chain` names the table and the organization (or 'system').
@@ -86,7 +81,7 @@ export async function lastHashLocked(
   table: string,
   organizationId: string | null,
 ): Promise<string | null> {
-  await lockChain(trx, table, organizationId);
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${table}:${organizationId ?? 'system'}`]);
   const last = await trx(table)
     .where(organizationId ? { organization_id: organizationId } : { organization_id: null })
     .orderBy('id', 'desc')

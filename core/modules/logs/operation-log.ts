@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock.ts';
 import type { RequestContext } from '../../http/context.ts';
-import { type ChainVerdict, chainHash, inIdBatches, lastHashLocked, lockChain, verifyRows } from './hash-chain.ts';
+import { type ChainVerdict, chainHash, inIdBatches, lastHashLocked, verifyRows } from './hash-chain.ts';
 
 /** One event worth keeping: who did what to which target, in which organization. */
 export interface OperationLogEntry {
@@ -83,6 +83,11 @@ export function operationLogHash(row: Omit<StoredRow, 'id' | 'hash'>): string {
 export class OperationLog {
   constructor(private readonly clock: Clock) {}
 
+  /** An operation log whose appends wait for its flush (DeferredOperationLog). */
+  deferred(): DeferredOperationLog {
+    return new DeferredOperationLog(this.clock);
+  }
+
   /** Appends one entry inside the caller's transaction (the chain is serialised per organization). */
   async append(trx: Knex.Transaction, req: RequestContext | null, entry: OperationLogEntry): Promise<void> {
     const organizationId = entry.organizationId ?? null;
@@ -104,17 +109,6 @@ export class OperationLog {
     await trx('operation_logs').insert({ ...row, details: JSON.stringify(row.details), hash: operationLogHash(row) });
   }
 
-  /**
-   * Takes the organization's log lock now rather than at the first append. Two transactions that each lock rows
-   * and log must take it in the same order: the CSV import takes it before its first row and the invitation job
-   * before its user's row. Each way round deadlocked under load: a job that had locked the user waiting for the log
-   * an import held (the import answered 500), and an import that had locked a user at its first row waiting for the
-   * log a job held while the job waited for that user.
-   */
-  async lock(trx: Knex.Transaction, organizationId: string | null): Promise<void> {
-    await lockChain(trx, 'operation_logs', organizationId);
-  }
-
   /** Appends in a transaction of its own (events with no other write, such as a failed sign-in). */
   async record(knex: Knex, req: RequestContext | null, entry: OperationLogEntry): Promise<void> {
     await knex.transaction((trx) => this.append(trx, req, entry));
@@ -131,5 +125,37 @@ export class OperationLog {
     const scope = () =>
       knex('operation_logs').where(organizationId ? { organization_id: organizationId } : { organization_id: null });
     return verifyRows(inIdBatches<StoredRow>(scope), operationLogHash);
+  }
+}
+
+/**
+ * Appends that wait for flush(), which appends them in order (dated then). A transaction that locks many rows, the
+ * CSV import, logs through one so that it takes the organization's log lock after its last row, as every writer
+ * does (each logs after the rows it changes): holding the lock while locking more rows deadlocked with any writer
+ * that had locked one of them and was about to log. `size` and `discard` follow a savepoint rolled back.
+ */
+export class DeferredOperationLog extends OperationLog {
+  private readonly pending: { req: RequestContext | null; entry: OperationLogEntry }[] = [];
+
+  override async append(_trx: Knex.Transaction, req: RequestContext | null, entry: OperationLogEntry): Promise<void> {
+    this.pending.push({ req, entry });
+  }
+
+  /** Appends outside the deferred transaction go to the chain at once. */
+  override record(knex: Knex, req: RequestContext | null, entry: OperationLogEntry): Promise<void> {
+    return knex.transaction((trx) => super.append(trx, req, entry));
+  }
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** Drops the entries appended since `size` was `mark`. */
+  discard(mark: number): void {
+    this.pending.length = mark;
+  }
+
+  async flush(trx: Knex.Transaction): Promise<void> {
+    for (const { req, entry } of this.pending.splice(0)) await super.append(trx, req, entry);
   }
 }

@@ -69,8 +69,6 @@ async function sendInvitation(deps: CoreDeps, { userId, invitationId, origin }: 
     ? { ...origin, locale: user.locale, log: logger.child({ job: USER_INVITE_JOB }), principal: null }
     : null;
   await knex.transaction(async (trx) => {
-    // The log's lock before the user's row: a CSV import holds the former while it updates users (OperationLog.lock).
-    await oplog.lock(trx, user.organization_id);
     const updated = await trx('users').where({ id: userId, invitation_id: invitationId }).update({
       password_hash: hash,
       must_change_password: true,
