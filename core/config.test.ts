@@ -23,6 +23,19 @@ describe('configuration', () => {
     expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).masterKey.equals(config.masterKey)).toBe(true);
   });
 
+  it("keeps OWASP's argon2id memory unless KEIYAKU_PASSWORD_HASH_MEMORY_KIB sets 1024-1048576 KiB", () => {
+    const dir = dataDir();
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir }).passwordHashMemoryKiB).toBeNull();
+    expect(loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_PASSWORD_HASH_MEMORY_KIB: '65536' }).passwordHashMemoryKiB).toBe(
+      65536,
+    );
+    for (const bad of ['512', '1.5', 'lots']) {
+      expect(() => loadConfig({ KEIYAKU_DATA_DIR: dir, KEIYAKU_PASSWORD_HASH_MEMORY_KIB: bad })).toThrow(
+        /KEIYAKU_PASSWORD_HASH_MEMORY_KIB must be an integer from 1024 to 1048576/,
+      );
+    }
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ KEIYAKU_DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u@db:5432/keiyaku' });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/keiyaku' });

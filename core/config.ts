@@ -38,6 +38,12 @@ export interface Config {
    * above 1 for many users behind one address, or for test suites that sign up hundreds of organizations.
    */
   rateLimitScale: number;
+  /**
+   * Memory of one argon2id password hash in KiB (KEIYAKU_PASSWORD_HASH_MEMORY_KIB; null: OWASP's baseline, see
+   * core/auth/passwords.ts). Lower only where nobody's password is at stake: the test suites, which sign up and in
+   * thousands of times.
+   */
+  passwordHashMemoryKiB: number | null;
   /** Plugins turned off by name (KEIYAKU_PLUGINS_DISABLED=mail,box). */
   disabledPlugins: string[];
   /** Raw environment slice per plugin, validated by each plugin's own schema. */
@@ -336,6 +342,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 30, 3600),
     rateLimitScale: rateLimitScaleFrom(env),
+    passwordHashMemoryKiB: env.KEIYAKU_PASSWORD_HASH_MEMORY_KIB
+      ? int(env, 'KEIYAKU_PASSWORD_HASH_MEMORY_KIB', 0, 1024, 1_048_576)
+      : null,
     disabledPlugins: (env.KEIYAKU_PLUGINS_DISABLED || '')
       .split(',')
       .map((name) => name.trim())

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { buildApp, InFlightRequests } from './app.ts';
+import { setPasswordHashMemory } from './auth/passwords.ts';
 import { AccountRecovery } from './auth/recovery.ts';
 import { authRoutes } from './auth/routes.ts';
 import { GuestSessions } from './auth/guest-sessions.ts';
@@ -122,6 +123,7 @@ export interface ServiceOptions {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  setPasswordHashMemory(config.passwordHashMemoryKiB);
   const files = await openBlobStore(config);
   privateDataFolders(config, 'root' in files ? files.root : null);
   const database = options.database ?? (await openDatabase(config.database));
