@@ -6,7 +6,7 @@ beforeEach(() => setPasswordHashMemory(null));
 afterEach(() => setPasswordHashMemory(null));
 
 describe('password hashes', () => {
-  it("are argon2id with OWASP's baseline (19 MiB, 2 passes) unless configured, and verify across settings", async () => {
+  it("are argon2id with OWASP's baseline (19 MiB, 2 passes) unless set, and verify across settings", async () => {
     const baseline = await hashPassword('correct horse 1');
     expect(baseline).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     setPasswordHashMemory(1024);

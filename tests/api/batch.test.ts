@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Principal } from '../../core/http/context.ts';
 import { AppError } from '../../core/http/errors.ts';
+import { lockImports } from '../../core/modules/batch/import-lock.ts';
 import { runImport } from '../../core/modules/batch/run-import.ts';
 import { queueInvitation } from '../../core/modules/users/invitation.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
@@ -71,6 +72,14 @@ const waitingForRows = async () =>
   (
     await knex().raw(`SELECT count(*)::int AS n FROM pg_stat_activity
       WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`)
+  ).rows[0].n as number;
+
+/** How many sessions of this file's database wait for an advisory lock (an import's, the log's). */
+const waitingForAdvisoryLocks = async () =>
+  (
+    await knex().raw(`SELECT count(*)::int AS n FROM pg_locks
+      WHERE NOT granted AND locktype = 'advisory'
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)
   ).rows[0].n as number;
 
 /** Whether `trx` gets the organization's operation-log lock at once (what a writer about to log needs). */
@@ -306,6 +315,30 @@ describe('users CSV import', () => {
         await writer.commit();
       } finally {
         if (!writer.isCompleted()) await writer.rollback();
+      }
+      await expect
+        .poll(async () => (await knex()('users').where({ id: member.id }).first('invitation_id')).invitation_id, {
+          timeout: 30_000,
+        })
+        .toBeNull();
+    },
+  );
+
+  it.runIf(inject('dbKind') === 'postgres')(
+    'an invitation waits for the import running in its organization, with its user free',
+    async () => {
+      // Invitations queued by an earlier chunk of a file must not take the CPU the next chunk needs.
+      const admin = await adminSession(app);
+      const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
+      const importing = await knex().transaction();
+      try {
+        await lockImports(importing, admin.organizationId, 'import');
+        await knex().transaction((trx) => queueInvitation(app.service.deps, trx, member.id, null));
+        await expect.poll(waitingForAdvisoryLocks, { timeout: 30_000 }).toBeGreaterThan(0);
+        await importing('users').where({ id: member.id }).update({ name: '取込で更新' });
+        expect((await knex()('users').where({ id: member.id }).first('invitation_id')).invitation_id).not.toBeNull();
+      } finally {
+        await importing.rollback();
       }
       await expect
         .poll(async () => (await knex()('users').where({ id: member.id }).first('invitation_id')).invitation_id, {

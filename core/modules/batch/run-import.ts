@@ -3,6 +3,7 @@ import type { components } from '../../contract/api.gen.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { Principal, RequestContext } from '../../http/context.ts';
 import { AppError, type ErrorCode, errorMessage } from '../../http/errors.ts';
+import { lockImports } from './import-lock.ts';
 import type { TableRow } from './table.ts';
 
 type BatchImportResult = components['schemas']['BatchImportResult'];
@@ -50,7 +51,8 @@ function errorsOf(error: AppError, columnOf: (attribute: string) => string): Row
  * Runs an import: one transaction, each row in its own savepoint so a failed row leaves nothing behind while the good
  * rows stay. A dry run rolls the whole transaction back (no rows, no mail jobs, no log). An applied import logs its
  * rows' entries after its last row (a DeferredOperationLog: it takes the organization's log lock last, as every
- * writer does) and ends with one `batch.<target>_imported` entry. Imports of one organization run one at a time.
+ * writer does) and ends with one `batch.<target>_imported` entry. Imports of one organization run one at a time
+ * (lockImports).
  */
 export async function runImport<Context>(
   deps: CoreDeps,
@@ -68,8 +70,7 @@ export async function runImport<Context>(
   const columnOf = target.columnOf ?? ((attribute: string) => attribute);
   const trx = await deps.knex.transaction();
   try {
-    // Two imports locking the same users in different orders would deadlock.
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`batch_import:${principal.organizationId}`]);
+    await lockImports(trx, principal.organizationId, 'import');
     const context = await target.prepare(trx);
     for (const row of rows) {
       const operationCell = row.cells.operation ?? '';

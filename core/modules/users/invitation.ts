@@ -4,6 +4,7 @@ import { loadPasswordPolicy, temporaryPasswordFor } from '../../auth/password-po
 import { hashPassword } from '../../auth/passwords.ts';
 import type { CoreDeps } from '../../deps.ts';
 import type { RequestContext } from '../../http/context.ts';
+import { lockImports } from '../batch/import-lock.ts';
 
 /** The job that sets a temporary password and mails the invitation (argon2 and SMTP stay out of the request). */
 export const USER_INVITE_JOB = 'users.invite';
@@ -69,6 +70,7 @@ async function sendInvitation(deps: CoreDeps, { userId, invitationId, origin }: 
     ? { ...origin, locale: user.locale, log: logger.child({ job: USER_INVITE_JOB }), principal: null }
     : null;
   await knex.transaction(async (trx) => {
+    await lockImports(trx, user.organization_id, 'invitation');
     const updated = await trx('users').where({ id: userId, invitation_id: invitationId }).update({
       password_hash: hash,
       must_change_password: true,
