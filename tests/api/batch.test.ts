@@ -74,6 +74,28 @@ const waitingForRows = async () =>
       WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event IN ('transactionid', 'tuple')`)
   ).rows[0].n as number;
 
+/**
+ * A writer about to log: its transaction locks rows (`lock`), `start` begins what must wait for them, and once a
+ * session waits for a row the writer must get the organization's log lock at once (no one waiting holds it); then it
+ * commits.
+ */
+async function asWriterAboutToLog(
+  organizationId: string,
+  lock: (writer: Knex.Transaction) => Promise<unknown>,
+  start: () => unknown,
+) {
+  const writer = await knex().transaction();
+  try {
+    await lock(writer);
+    await start();
+    await expect.poll(waitingForRows, { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await logLockFree(writer, organizationId)).toBe(true);
+    await writer.commit();
+  } finally {
+    if (!writer.isCompleted()) await writer.rollback();
+  }
+}
+
 /** How many sessions of this file's database wait for an advisory lock (an import's, the log's). */
 const waitingForAdvisoryLocks = async () =>
   (
@@ -280,17 +302,14 @@ describe('users CSV import', () => {
       // users deadlocked with a writer that had locked one of them and was about to log (an invitation job, say).
       const admin = await adminSession(app);
       const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
-      const writer = await knex().transaction();
       let imported: ReturnType<typeof importCsv> | undefined;
-      try {
-        await writer('users').where({ id: member.id }).update({ name: '別の更新' });
-        imported = importCsv(admin.token, 'users', csv('operation,loginId,isAdmin', `update,${member.loginId},true`));
-        await expect.poll(waitingForRows, { timeout: 30_000 }).toBeGreaterThan(0);
-        expect(await logLockFree(writer, admin.organizationId)).toBe(true);
-        await writer.commit();
-      } finally {
-        if (!writer.isCompleted()) await writer.rollback();
-      }
+      await asWriterAboutToLog(
+        admin.organizationId,
+        (writer) => writer('users').where({ id: member.id }).update({ name: '別の更新' }),
+        () => {
+          imported = importCsv(admin.token, 'users', csv('operation,loginId,isAdmin', `update,${member.loginId},true`));
+        },
+      );
       const result = await imported!;
       expect(result.status, JSON.stringify(result.body)).toBe(200);
       expect(result.attributes.rows.map((r: any) => r.outcome)).toEqual(['updated']);
@@ -305,17 +324,14 @@ describe('users CSV import', () => {
       // user's sessions, waits for that row without holding the log.
       const admin = await adminSession(app);
       const member = await activeMember(app, admin.token, [admin.defaultGroupId]);
-      const writer = await knex().transaction();
-      try {
-        const held = await writer('auth_sessions').where({ user_id: member.id }).whereNull('revoked_at').forUpdate();
-        expect(held.length).toBeGreaterThan(0);
-        await knex().transaction((trx) => queueInvitation(app.service.deps, trx, member.id, null));
-        await expect.poll(waitingForRows, { timeout: 30_000 }).toBeGreaterThan(0);
-        expect(await logLockFree(writer, admin.organizationId)).toBe(true);
-        await writer.commit();
-      } finally {
-        if (!writer.isCompleted()) await writer.rollback();
-      }
+      await asWriterAboutToLog(
+        admin.organizationId,
+        async (writer) => {
+          const held = await writer('auth_sessions').where({ user_id: member.id }).whereNull('revoked_at').forUpdate();
+          expect(held.length).toBeGreaterThan(0);
+        },
+        () => knex().transaction((trx) => queueInvitation(app.service.deps, trx, member.id, null)),
+      );
       await expect
         .poll(async () => (await knex()('users').where({ id: member.id }).first('invitation_id')).invitation_id, {
           timeout: 30_000,
